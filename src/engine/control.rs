@@ -1,0 +1,288 @@
+//! Search limits and the control block shared between the engine thread and search threads:
+//! stop flag, ponder state, and the time manager's soft and hard deadlines.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex};
+use std::time::Instant;
+
+/// A game clock for the side to move, in milliseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left on the clock.
+    pub time_ms: u64,
+    /// Increment added after each move.
+    pub inc_ms: u64,
+    /// Moves until the next time control, if the control is not sudden death.
+    pub movestogo: Option<u32>,
+}
+
+/// What a `go` command asks for. All limits that are set apply together; none set means
+/// "search until stopped".
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Maximum nominal depth.
+    pub depth: Option<u32>,
+    /// Maximum nodes (all threads together).
+    pub nodes: Option<u64>,
+    /// Fixed time for this move.
+    pub movetime_ms: Option<u64>,
+    /// Clock of the side to move.
+    pub clock: Option<Clock>,
+    /// Look for a mate in this many moves (stop when found).
+    pub mate_moves: Option<u32>,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Pondering: the clock does not run until `ponderhit`.
+    pub ponder: bool,
+    /// Milliseconds kept back for the GUI's and the pipe's delays.
+    pub move_overhead_ms: u64,
+}
+
+/// Sentinel for "no deadline".
+const NO_DEADLINE: u64 = u64::MAX;
+
+/// Shared between the engine thread (which stops it and signals ponderhit) and the search
+/// threads (which poll it). Invariant: once `stop` is set it is never cleared; a new search
+/// gets a new control block.
+#[derive(Debug)]
+pub struct SearchControl {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    infinite: bool,
+    origin: Instant,
+    /// Microseconds after `origin` at which the clock started (moved by `ponderhit`).
+    clock_start_us: AtomicU64,
+    soft_ms: u64,
+    hard_ms: u64,
+    node_limit: u64,
+    depth_limit: u32,
+    release_lock: Mutex<bool>,
+    released: Condvar,
+}
+
+impl SearchControl {
+    /// A control block for a search under `limits`, with the clock starting now.
+    pub fn new(limits: &Limits) -> SearchControl {
+        let (soft_ms, hard_ms) = allocate_time(limits);
+        SearchControl {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(limits.ponder),
+            infinite: limits.infinite,
+            origin: Instant::now(),
+            clock_start_us: AtomicU64::new(0),
+            soft_ms,
+            hard_ms,
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            depth_limit: limits.depth.unwrap_or(u32::MAX),
+            release_lock: Mutex::new(false),
+            released: Condvar::new(),
+        }
+    }
+
+    /// Asks every search thread to stop as soon as possible.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Release);
+        self.release();
+    }
+
+    /// True once `stop` was called (by the engine thread or by a search thread that finished).
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Acquire)
+    }
+
+    /// The ponder move was played: the clock starts now and the limits apply.
+    pub fn ponderhit(&self) {
+        let now = self.origin.elapsed().as_micros() as u64;
+        self.clock_start_us.store(now, Ordering::Release);
+        self.pondering.store(false, Ordering::Release);
+        self.release();
+    }
+
+    /// True while pondering (before `ponderhit`).
+    #[inline]
+    pub fn pondering(&self) -> bool {
+        self.pondering.load(Ordering::Acquire)
+    }
+
+    /// Milliseconds since the search started (not since ponderhit).
+    pub fn elapsed_ms(&self) -> u64 {
+        self.origin.elapsed().as_millis() as u64
+    }
+
+    /// Milliseconds on the clock for this move: since the start, or since ponderhit.
+    pub fn clock_elapsed_ms(&self) -> u64 {
+        let now = self.origin.elapsed().as_micros() as u64;
+        now.saturating_sub(self.clock_start_us.load(Ordering::Acquire)) / 1000
+    }
+
+    /// The nominal depth limit (`u32::MAX` when none).
+    pub fn depth_limit(&self) -> u32 {
+        self.depth_limit
+    }
+
+    /// The node limit (`u64::MAX` when none).
+    pub fn node_limit(&self) -> u64 {
+        self.node_limit
+    }
+
+    /// The soft deadline in ms (`u64::MAX` when none): do not start another iteration after it.
+    pub fn soft_ms(&self) -> u64 {
+        self.soft_ms
+    }
+
+    /// The hard deadline in ms (`u64::MAX` when none): abort inside the tree after it.
+    pub fn hard_ms(&self) -> u64 {
+        self.hard_ms
+    }
+
+    /// True when the clock may stop this search (not pondering, not infinite).
+    fn clock_applies(&self) -> bool {
+        !self.infinite && !self.pondering()
+    }
+
+    /// Checked inside the tree (every few thousand nodes): stop flag, node limit, hard deadline.
+    /// A search that sees `true` must unwind and return its best result so far.
+    pub fn should_abort(&self, nodes: u64) -> bool {
+        if self.stopped() || nodes >= self.node_limit {
+            return true;
+        }
+        self.hard_ms != NO_DEADLINE
+            && self.clock_applies()
+            && self.clock_elapsed_ms() >= self.hard_ms
+    }
+
+    /// Checked between iterations: true when another iteration should not be started.
+    /// `scale_percent` lets the search stretch (over 100) or shrink the soft limit, e.g. when
+    /// the best move is unstable.
+    pub fn soft_limit_reached(&self, scale_percent: u64) -> bool {
+        if self.stopped() {
+            return true;
+        }
+        if self.soft_ms == NO_DEADLINE || !self.clock_applies() {
+            return false;
+        }
+        let soft = (self.soft_ms.saturating_mul(scale_percent) / 100).min(self.hard_ms);
+        self.clock_elapsed_ms() >= soft
+    }
+
+    /// Blocks until `stop` or `ponderhit`, for a search that finished while pondering or in
+    /// infinite mode (the protocols forbid `bestmove` before then). Returns at once otherwise.
+    pub fn wait_for_release(&self) {
+        let mut released = match self.release_lock.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        while !*released && !self.stopped() && (self.infinite || self.pondering()) {
+            released = match self.released.wait(released) {
+                Ok(guard) => guard,
+                Err(poisoned) => poisoned.into_inner(),
+            };
+        }
+    }
+
+    fn release(&self) {
+        let mut released = match self.release_lock.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        // Only `stop` releases an infinite search for good; ponderhit re-checks the loop.
+        if self.stopped() {
+            *released = true;
+        }
+        self.released.notify_all();
+    }
+}
+
+/// The time manager: soft and hard deadlines in ms for `limits` (`u64::MAX` = none).
+/// The hard deadline always leaves the move overhead (and a small reserve) on the clock.
+pub fn allocate_time(limits: &Limits) -> (u64, u64) {
+    let overhead = limits.move_overhead_ms;
+    if let Some(movetime) = limits.movetime_ms {
+        let t = movetime.saturating_sub(overhead).max(1);
+        return (t, t);
+    }
+    let Some(clock) = limits.clock else {
+        return (NO_DEADLINE, NO_DEADLINE);
+    };
+    // Never plan to use the last overhead-sized slice of the clock, nor more than 80% of it
+    // on a single move when more moves are due before the next control.
+    let usable = clock.time_ms.saturating_sub(overhead).max(1);
+    let moves_left = clock.movestogo.map_or(30, |m| m.clamp(1, 50)) as u64;
+    let base = usable / moves_left + clock.inc_ms * 3 / 4;
+    let cap = if moves_left == 1 {
+        usable
+    } else {
+        usable * 4 / 5
+    };
+    let soft = (base * 6 / 10).clamp(1, cap);
+    let hard = (base * 3).clamp(1, cap);
+    (soft, hard.max(soft))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn movetime_keeps_the_overhead() {
+        let limits = Limits {
+            movetime_ms: Some(1000),
+            move_overhead_ms: 30,
+            ..Limits::default()
+        };
+        assert_eq!(allocate_time(&limits), (970, 970));
+    }
+
+    #[test]
+    fn last_move_before_control_never_exceeds_the_clock() {
+        let limits = Limits {
+            clock: Some(Clock {
+                time_ms: 1000,
+                inc_ms: 0,
+                movestogo: Some(1),
+            }),
+            move_overhead_ms: 50,
+            ..Limits::default()
+        };
+        let (soft, hard) = allocate_time(&limits);
+        assert!(hard <= 950, "hard {hard}");
+        assert!(soft <= hard);
+    }
+
+    #[test]
+    fn sudden_death_spends_a_fraction() {
+        let limits = Limits {
+            clock: Some(Clock {
+                time_ms: 60_000,
+                inc_ms: 0,
+                movestogo: None,
+            }),
+            move_overhead_ms: 50,
+            ..Limits::default()
+        };
+        let (soft, hard) = allocate_time(&limits);
+        assert!(soft < hard && hard < 60_000 / 5, "{soft} {hard}");
+    }
+
+    #[test]
+    fn no_limits_means_no_deadline() {
+        assert_eq!(
+            allocate_time(&Limits::default()),
+            (NO_DEADLINE, NO_DEADLINE)
+        );
+    }
+
+    #[test]
+    fn stop_releases_a_waiting_infinite_search() {
+        let control = std::sync::Arc::new(SearchControl::new(&Limits {
+            infinite: true,
+            ..Limits::default()
+        }));
+        let c2 = control.clone();
+        let waiter = std::thread::spawn(move || c2.wait_for_release());
+        control.stop();
+        waiter.join().expect("waiter thread");
+        assert!(control.should_abort(0));
+    }
+}

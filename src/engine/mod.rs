@@ -1,0 +1,69 @@
+//! The game-agnostic engine layer: search limits, the shared search control (stop flag,
+//! ponder state, soft and hard deadlines), and the plain structs a search reports.
+//!
+//! This layer knows no game and no protocol text. Games implement their searches against
+//! [`SearchControl`] and report [`SearchInfo`] / [`SearchOutcome`]; protocol modules format them.
+
+pub mod control;
+
+pub use control::{Clock, Limits, SearchControl};
+
+/// A search score from the point of view of the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawn-like units (a horse or cannon is about 100).
+    Cp(i32),
+    /// A forced mate: positive when the side to move mates in that many plies, negative when
+    /// it is mated in that many plies. Protocols convert plies to moves as they need.
+    MatePlies(i32),
+}
+
+/// Whether a reported score is exact or only a bound (an aspiration-window fail).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true score.
+    Exact,
+    /// The true score is at least this (fail high).
+    Lower,
+    /// The true score is at most this (fail low).
+    Upper,
+}
+
+/// One progress report of a running search (an `info` line), for one principal variation.
+/// `M` is the game's move type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo<M> {
+    /// Completed nominal depth.
+    pub depth: u32,
+    /// Deepest ply reached, quiescence included.
+    pub seldepth: u32,
+    /// 1-based index of this line for MultiPV.
+    pub multipv: u32,
+    /// Score of the line.
+    pub score: Score,
+    /// Exactness of the score.
+    pub bound: Bound,
+    /// Nodes searched so far by all threads.
+    pub nodes: u64,
+    /// Milliseconds since the search started.
+    pub time_ms: u64,
+    /// Transposition table fill in permille.
+    pub hashfull: u32,
+    /// The principal variation, first move first.
+    pub pv: Vec<M>,
+}
+
+/// The final answer of a search (the `bestmove` line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchOutcome<M> {
+    /// The move to play; `None` when the side to move has no legal move (or none allowed).
+    pub best: Option<M>,
+    /// The expected reply, for pondering.
+    pub ponder: Option<M>,
+    /// Score of the best line (for draw offers and resignation).
+    pub score: Score,
+    /// Completed depth.
+    pub depth: u32,
+    /// Total nodes searched.
+    pub nodes: u64,
+}

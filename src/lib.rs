@@ -1,0 +1,5 @@
+//! Qilin: a Gomoku and Xiangqi engine that speaks Piskvork, UCCI and UCI over stdin/stdout,
+//! with match-running and rules tools for people and scripts.
+
+pub mod engine;
+pub mod xiangqi;
