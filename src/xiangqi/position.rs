@@ -24,6 +24,7 @@ struct Undo {
     mv: Move,
     captured: Piece,
     halfmove_clock: u16,
+    key: u64,
 }
 
 /// A Xiangqi position with the side to move and the no-capture counter.
@@ -177,6 +178,29 @@ impl Position {
         self.undo.len()
     }
 
+    /// The key of the position `plies_back` plies ago (1 = before the last move), if that
+    /// many moves were made on this object. `key_back(0)` is the current key.
+    #[inline]
+    pub fn key_back(&self, plies_back: usize) -> Option<u64> {
+        if plies_back == 0 {
+            return Some(self.key);
+        }
+        let n = self.undo.len();
+        (plies_back <= n).then(|| self.undo[n - plies_back].key)
+    }
+
+    /// The move made `plies_back` plies ago (1 = the last move).
+    #[inline]
+    pub fn move_back(&self, plies_back: usize) -> Option<Move> {
+        let n = self.undo.len();
+        (plies_back >= 1 && plies_back <= n).then(|| self.undo[n - plies_back].mv)
+    }
+
+    /// Forgets the move history (keeps the position): for a new game root.
+    pub fn clear_history(&mut self) {
+        self.undo.clear();
+    }
+
     /// Plays a legal (or at least pseudo-legal) move. `unmake_move` restores the position.
     #[inline]
     pub fn make_move(&mut self, mv: Move) {
@@ -192,6 +216,7 @@ impl Position {
             mv,
             captured,
             halfmove_clock: self.halfmove_clock,
+            key: self.key,
         });
 
         let from_bb = bit(from);
