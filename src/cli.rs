@@ -9,12 +9,37 @@ use crate::xiangqi::{Position, perft};
 pub fn run(args: &[String]) -> i32 {
     match args.first().map(String::as_str) {
         Some("perft") => perft_command(&args[1..]),
+        Some("bench") => bench_command(&args[1..]),
         Some(other) => {
             eprintln!("qilin: unknown subcommand '{other}' (try: perft, referee, bench, match)");
             2
         }
         None => 0,
     }
+}
+
+fn bench_command(args: &[String]) -> i32 {
+    let depth = match args.first() {
+        None => None,
+        Some(d) => match d.parse::<u32>() {
+            Ok(n) if n > 0 => Some(n),
+            _ => {
+                eprintln!(
+                    "qilin bench: depth must be a positive number (usage: qilin bench [depth])"
+                );
+                return 2;
+            }
+        },
+    };
+    let report = crate::xiangqi::bench::bench(depth);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for (i, (fen, nodes)) in report.positions.iter().enumerate() {
+        let _ = writeln!(out, "Position {:2}: {nodes:>10}  {fen}", i + 1);
+    }
+    let _ = writeln!(out, "Nodes searched: {}", report.total_nodes);
+    let _ = writeln!(out, "Nodes/second: {}", report.nps);
+    0
 }
 
 fn perft_command(args: &[String]) -> i32 {

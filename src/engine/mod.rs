@@ -5,6 +5,7 @@
 //! [`SearchControl`] and report [`SearchInfo`] / [`SearchOutcome`]; protocol modules format them.
 
 pub mod control;
+pub mod tt;
 
 pub use control::{Clock, Limits, SearchControl};
 

@@ -1,9 +1,11 @@
 //! Xiangqi (Chinese chess): board, FEN, move generation, rules and verdicts, perft.
 
+pub mod bench;
 pub mod fen;
 pub mod movegen;
 pub mod perft;
 pub mod position;
+pub mod search;
 pub mod tables;
 pub mod types;
 

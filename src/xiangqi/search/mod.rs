@@ -1,0 +1,269 @@
+//! The Xiangqi search: iterative deepening with aspiration windows over a principal
+//! variation search, quiescence, a shared transposition table and Lazy SMP.
+//!
+//! [`Searcher`] owns the table and the per-thread heuristic tables; `search` runs one search
+//! on the calling thread (plus helper threads when more than one is configured) and reports
+//! plain structs. With one thread and no randomness the search depends only on the game, the
+//! parameters, the table contents and the limits in nodes or depth, never on the clock, so a
+//! fixed node count gives the same result every time.
+
+pub mod eval;
+pub mod ordering;
+pub mod see;
+pub mod stub;
+mod tree;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use crate::engine::tt::{TranspositionTable, TtBound};
+use crate::engine::{Bound, Score, SearchControl, SearchInfo, SearchOutcome};
+use crate::xiangqi::movegen::MoveList;
+use crate::xiangqi::{Move, Position};
+
+pub use stub::{CycleVerdict, Game, judge_cycle};
+
+use ordering::Heuristics;
+use tree::{RootMove, Worker};
+
+/// Deepest ply the search goes to (quiescence included).
+pub const MAX_PLY: usize = 128;
+/// Score of giving mate now; mate in `n` plies scores `MATE - n`.
+pub(crate) const MATE: i32 = 30_000;
+/// Scores at least this large (in magnitude) are mates (or rule wins).
+pub(crate) const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
+/// Larger than any score.
+pub(crate) const INFINITE: i32 = 31_000;
+/// Internal evaluation units per reported centipawn (a horse is about 400 inside).
+pub const UNITS_PER_CP: i32 = 4;
+
+/// What to search for, beyond the limits held by the `SearchControl`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchParams {
+    /// Number of principal variations to report (at least 1 is used).
+    pub multipv: u32,
+    /// Moves that must not be played at the root (UCCI `banmoves`).
+    pub banned: Vec<Move>,
+    /// When not empty, only these root moves are searched (UCI `searchmoves`).
+    pub searchmoves: Vec<Move>,
+    /// 0 = off; otherwise root move scores get a seeded noise of up to this many centipawns.
+    pub randomness: u32,
+}
+
+impl Default for SearchParams {
+    fn default() -> SearchParams {
+        SearchParams {
+            multipv: 1,
+            banned: Vec::new(),
+            searchmoves: Vec::new(),
+            randomness: 0,
+        }
+    }
+}
+
+/// What the transposition table knows about a position (for UCCI `probe` / `pophash`).
+/// Scores are in reported centipawns, from the side to move's point of view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HashProbe {
+    /// The stored best move, if it is legal here.
+    pub best: Option<Move>,
+    /// `(score, depth)` when the stored score is a lower bound (or exact).
+    pub lower: Option<(i32, u32)>,
+    /// `(score, depth)` when the stored score is an upper bound (or exact).
+    pub upper: Option<(i32, u32)>,
+}
+
+/// Data every search thread shares.
+pub(crate) struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub control: &'a SearchControl,
+    /// Set when the main thread is done, to stop the helpers.
+    pub stop: AtomicBool,
+    /// Nodes of all threads (each thread adds its count in batches).
+    pub nodes: AtomicU64,
+    pub multipv: usize,
+    pub randomness: i32,
+    pub seed: u64,
+}
+
+/// The Xiangqi searcher: owns its transposition table and heuristic tables. `Send`.
+pub struct Searcher {
+    tt: TranspositionTable,
+    threads: usize,
+    heuristics: Vec<Box<Heuristics>>,
+}
+
+/// Converts an internal score to the reported form.
+pub(crate) fn report_score(v: i32) -> Score {
+    if v >= MATE_BOUND {
+        Score::MatePlies(MATE - v)
+    } else if v <= -MATE_BOUND {
+        Score::MatePlies(-(MATE + v))
+    } else {
+        Score::Cp(v / UNITS_PER_CP)
+    }
+}
+
+impl Searcher {
+    /// A searcher with a table of `hash_mb` megabytes and `threads` search threads.
+    pub fn new(hash_mb: usize, threads: usize) -> Searcher {
+        let threads = threads.clamp(1, 256);
+        Searcher {
+            tt: TranspositionTable::new(hash_mb),
+            threads,
+            heuristics: (0..threads).map(|_| Heuristics::new()).collect(),
+        }
+    }
+
+    /// Resizes the table (its contents are lost).
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        self.tt = TranspositionTable::new(mb);
+    }
+
+    /// Sets the number of search threads (at least one).
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads = n.clamp(1, 256);
+        self.heuristics.resize_with(self.threads, Heuristics::new);
+    }
+
+    /// Forgets everything learnt: for a new game or "Clear Hash".
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        for h in &mut self.heuristics {
+            h.clear();
+        }
+    }
+
+    /// What the table holds for `pos`.
+    pub fn probe(&self, pos: &Position) -> Option<HashProbe> {
+        let data = self.tt.probe(pos.key())?;
+        let best = Move::from_bits(data.move_bits).filter(|&m| pos.is_legal(m));
+        let score = data.score as i32;
+        let reported = match report_score(score) {
+            Score::Cp(cp) => cp,
+            Score::MatePlies(_) => score,
+        };
+        let depth = data.depth.max(0) as u32;
+        let lower =
+            matches!(data.bound, TtBound::Lower | TtBound::Exact).then_some((reported, depth));
+        let upper =
+            matches!(data.bound, TtBound::Upper | TtBound::Exact).then_some((reported, depth));
+        Some(HashProbe { best, lower, upper })
+    }
+
+    /// Searches the game's current position under `control`'s limits. Reports each
+    /// completed iteration (one `SearchInfo` per MultiPV line) through `report`; returns the
+    /// best move (`None` when no legal move is allowed). In ponder or infinite mode it waits
+    /// for `stop` or `ponderhit` before returning.
+    pub fn search(
+        &mut self,
+        game: &Game,
+        params: &SearchParams,
+        control: &SearchControl,
+        report: &mut dyn FnMut(SearchInfo<Move>),
+    ) -> SearchOutcome<Move> {
+        let root = game.position().clone();
+        let mut legal = MoveList::new();
+        root.clone().generate_legal(&mut legal);
+        let allowed: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| !params.banned.contains(m))
+            .filter(|m| params.searchmoves.is_empty() || params.searchmoves.contains(m))
+            .collect();
+        if allowed.is_empty() {
+            control.wait_for_release();
+            return SearchOutcome {
+                best: None,
+                ponder: None,
+                score: if legal.is_empty() {
+                    Score::MatePlies(0)
+                } else {
+                    Score::Cp(0)
+                },
+                depth: 0,
+                nodes: 0,
+            };
+        }
+
+        self.tt.new_search();
+        if self.heuristics.len() != self.threads {
+            self.heuristics.resize_with(self.threads, Heuristics::new);
+        }
+        for h in &mut self.heuristics {
+            h.age();
+        }
+        let seed = if params.randomness > 0 {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0x9e37_79b9, |d| d.as_nanos() as u64)
+        } else {
+            0
+        };
+        let shared = Shared {
+            tt: &self.tt,
+            control,
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            multipv: (params.multipv.max(1) as usize).min(allowed.len()),
+            randomness: (params.randomness.min(1000) as i32) * UNITS_PER_CP,
+            seed,
+        };
+        let root_moves: Vec<RootMove> = allowed.iter().map(|&m| RootMove::new(m)).collect();
+        let (main_heuristics, helpers) = match self.heuristics.split_first_mut() {
+            Some(split) => split,
+            None => unreachable!("there is always at least one thread"),
+        };
+        let shared_ref = &shared;
+        let outcome = std::thread::scope(|scope| {
+            for (i, h) in helpers.iter_mut().enumerate() {
+                let root = root.clone();
+                let moves = root_moves.clone();
+                scope.spawn(move || {
+                    let mut worker = Worker::new(shared_ref, root, moves, h, i + 1);
+                    worker.iterate(None);
+                });
+            }
+            let mut worker = Worker::new(
+                shared_ref,
+                root.clone(),
+                root_moves.clone(),
+                main_heuristics,
+                0,
+            );
+            let outcome = worker.iterate(Some(report));
+            control.wait_for_release();
+            shared_ref.stop.store(true, Ordering::Release);
+            outcome
+        });
+        SearchOutcome {
+            nodes: shared.nodes.load(Ordering::Relaxed),
+            ..outcome
+        }
+    }
+}
+
+/// Builds one report line.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn info_line(
+    depth: u32,
+    seldepth: u32,
+    multipv: u32,
+    score: i32,
+    bound: Bound,
+    nodes: u64,
+    control: &SearchControl,
+    hashfull: u32,
+    pv: Vec<Move>,
+) -> SearchInfo<Move> {
+    SearchInfo {
+        depth,
+        seldepth,
+        multipv,
+        score: report_score(score),
+        bound,
+        nodes,
+        time_ms: control.elapsed_ms(),
+        hashfull,
+        pv,
+    }
+}

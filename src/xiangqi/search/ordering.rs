@@ -1,0 +1,189 @@
+//! Move ordering: the hash move, then captures by MVV-LVA (the ones that lose material by
+//! SEE go last), killers, the countermove, and quiet moves by history.
+
+use super::MAX_PLY;
+use super::see::{SEE_VALUE, see, value_on};
+use crate::xiangqi::Position;
+use crate::xiangqi::movegen::{MAX_MOVES, MoveList};
+use crate::xiangqi::types::{Move, Piece, SQUARES};
+
+/// Largest magnitude of a history score.
+pub const HISTORY_MAX: i32 = 16_384;
+
+const TT_MOVE: i32 = 1 << 30;
+const GOOD_CAPTURE: i32 = 1 << 28;
+const KILLER: i32 = 1 << 27;
+const COUNTER: i32 = 1 << 26;
+const BAD_CAPTURE: i32 = -(1 << 24);
+
+/// Per-thread tables that learn which moves cut off: kept between searches, cleared on a new
+/// game.
+pub struct Heuristics {
+    /// `[moved piece code][target square]`, within `±HISTORY_MAX`.
+    pub history: [[i32; SQUARES]; 16],
+    /// Two quiet moves per ply that caused a cutoff.
+    pub killers: [[Option<Move>; 2]; MAX_PLY + 2],
+    /// The quiet reply that refuted a move, by `[moved piece code][target square]` of that move.
+    pub counter: [[Option<Move>; SQUARES]; 16],
+}
+
+impl Heuristics {
+    /// Empty tables.
+    pub fn new() -> Box<Heuristics> {
+        Box::new(Heuristics {
+            history: [[0; SQUARES]; 16],
+            killers: [[None; 2]; MAX_PLY + 2],
+            counter: [[None; SQUARES]; 16],
+        })
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        *self = *Heuristics::new();
+    }
+
+    /// Ages the history between searches so old knowledge fades.
+    pub fn age(&mut self) {
+        for row in self.history.iter_mut() {
+            for h in row.iter_mut() {
+                *h /= 2;
+            }
+        }
+        self.killers = [[None; 2]; MAX_PLY + 2];
+    }
+
+    /// Adds `bonus` (negative for a malus) to a history entry, with gravity towards zero so
+    /// the entry stays within `±HISTORY_MAX`.
+    #[inline]
+    pub fn update_history(&mut self, piece: Piece, mv: Move, bonus: i32) {
+        let h = &mut self.history[piece.code()][mv.to().index()];
+        let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        *h += b - *h * b.abs() / HISTORY_MAX;
+    }
+
+    /// Records a quiet move that caused a cutoff at `ply`.
+    #[inline]
+    pub fn add_killer(&mut self, ply: usize, mv: Move) {
+        let k = &mut self.killers[ply];
+        if k[0] != Some(mv) {
+            k[1] = k[0];
+            k[0] = Some(mv);
+        }
+    }
+}
+
+/// Moves with ordering scores; `next` hands them out best first (selection sort, so a cutoff
+/// after the first move costs no full sort).
+pub struct Picker {
+    moves: MoveList,
+    scores: [i32; MAX_MOVES],
+    index: usize,
+}
+
+/// What the picker needs to know about the node.
+pub struct OrderContext {
+    /// The transposition-table move, if any.
+    pub tt_move: Option<Move>,
+    /// Killer moves of this ply.
+    pub killers: [Option<Move>; 2],
+    /// The countermove to the opponent's last move.
+    pub counter: Option<Move>,
+}
+
+/// The MVV-LVA part of a capture's score: victim value first, cheaper attacker second.
+#[inline]
+pub fn mvv_lva(pos: &Position, mv: Move) -> i32 {
+    let victim = value_on(pos.piece_at(mv.to()), mv.to());
+    let attacker = pos
+        .piece_at(mv.from())
+        .kind()
+        .map_or(0, |k| SEE_VALUE[k.index()]);
+    victim * 16 - attacker / 64
+}
+
+impl Picker {
+    /// Scores `moves` for the main search.
+    pub fn new(pos: &Position, moves: MoveList, ctx: &OrderContext, h: &Heuristics) -> Picker {
+        let mut scores = [0; MAX_MOVES];
+        for (i, &mv) in moves.iter().enumerate() {
+            scores[i] = if Some(mv) == ctx.tt_move {
+                TT_MOVE
+            } else if !pos.piece_at(mv.to()).is_empty() {
+                let victim = value_on(pos.piece_at(mv.to()), mv.to());
+                let attacker = value_on(pos.piece_at(mv.from()), mv.from());
+                let good = victim >= attacker || see(pos, mv) >= 0;
+                (if good { GOOD_CAPTURE } else { BAD_CAPTURE }) + mvv_lva(pos, mv)
+            } else if Some(mv) == ctx.killers[0] {
+                KILLER
+            } else if Some(mv) == ctx.killers[1] {
+                KILLER - 1
+            } else if Some(mv) == ctx.counter {
+                COUNTER
+            } else {
+                h.history[pos.piece_at(mv.from()).code()][mv.to().index()]
+            };
+        }
+        Picker {
+            moves,
+            scores,
+            index: 0,
+        }
+    }
+
+    /// Scores captures (or evasions) for quiescence: MVV-LVA, quiet evasions by history.
+    pub fn new_quiescence(
+        pos: &Position,
+        moves: MoveList,
+        tt_move: Option<Move>,
+        h: &Heuristics,
+    ) -> Picker {
+        let mut scores = [0; MAX_MOVES];
+        for (i, &mv) in moves.iter().enumerate() {
+            scores[i] = if Some(mv) == tt_move {
+                TT_MOVE
+            } else if !pos.piece_at(mv.to()).is_empty() {
+                GOOD_CAPTURE + mvv_lva(pos, mv)
+            } else {
+                h.history[pos.piece_at(mv.from()).code()][mv.to().index()]
+            };
+        }
+        Picker {
+            moves,
+            scores,
+            index: 0,
+        }
+    }
+
+    /// The next best move with its ordering score.
+    #[inline]
+    pub fn next_move(&mut self) -> Option<(Move, i32)> {
+        let n = self.moves.len();
+        if self.index >= n {
+            return None;
+        }
+        let mut best = self.index;
+        for i in self.index + 1..n {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        let slice = self.moves.as_mut_slice();
+        slice.swap(self.index, best);
+        self.scores.swap(self.index, best);
+        let out = (slice[self.index], self.scores[self.index]);
+        self.index += 1;
+        Some(out)
+    }
+
+    /// True when the score marks a capture that loses material by SEE.
+    #[inline]
+    pub fn is_bad_capture_score(score: i32) -> bool {
+        score < BAD_CAPTURE / 2
+    }
+
+    /// True when the score marks a killer or countermove.
+    #[inline]
+    pub fn is_refutation_score(score: i32) -> bool {
+        (COUNTER..GOOD_CAPTURE).contains(&score)
+    }
+}

@@ -1,0 +1,909 @@
+//! One search thread: iterative deepening at the root, the principal variation search and
+//! quiescence, with the repetition verdicts inside the tree.
+
+use std::sync::atomic::Ordering;
+
+use super::eval::evaluate;
+use super::ordering::{Heuristics, OrderContext, Picker};
+use super::see::{SEE_VALUE, see, value_on};
+use super::{CycleVerdict, INFINITE, MATE, MATE_BOUND, MAX_PLY, Shared, info_line, judge_cycle};
+use crate::engine::tt::{TtBound, TtData};
+use crate::engine::{Bound, SearchInfo, SearchOutcome};
+use crate::xiangqi::Position;
+use crate::xiangqi::movegen::{GenType, MoveList};
+use crate::xiangqi::types::{Color, Move, Piece, PieceKind};
+
+/// Plies without a capture after which the game is drawn.
+const NO_CAPTURE_LIMIT: u32 = 120;
+
+/// A root move with its latest score and principal variation.
+#[derive(Clone, Debug)]
+pub(crate) struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub prev_score: i32,
+    pub pv: Vec<Move>,
+    pub seldepth: u32,
+}
+
+impl RootMove {
+    pub fn new(mv: Move) -> RootMove {
+        RootMove {
+            mv,
+            score: -INFINITE,
+            prev_score: -INFINITE,
+            pv: vec![mv],
+            seldepth: 0,
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Frame {
+    eval: i32,
+    /// The move made from this ply (None for a null move or nothing yet).
+    mv: Option<Move>,
+    /// The piece that made it.
+    piece: Piece,
+    null: bool,
+}
+
+const EMPTY_FRAME: Frame = Frame {
+    eval: 0,
+    mv: None,
+    piece: Piece::EMPTY,
+    null: false,
+};
+
+/// `LMR[depth][move number]` in plies, from `0.8 + ln(d) ln(m) / 2.2` in fixed point.
+static LMR: [[u8; 64]; 64] = {
+    let mut t = [[0u8; 64]; 64];
+    let mut d = 1;
+    while d < 64 {
+        let mut m = 1;
+        while m < 64 {
+            let r = 819 + ln_q10(d as u64) * ln_q10(m as u64) / 2253;
+            t[d][m] = (r / 1024) as u8;
+            m += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
+/// Natural logarithm of `x >= 1` in 1/1024 units, with integers only.
+const fn ln_q10(x: u64) -> i64 {
+    let mut n = 0;
+    while (x >> (n + 1)) != 0 {
+        n += 1;
+    }
+    // y = x / 2^n in [1, 2), Q30.
+    let mut y: u64 = (x << 30) >> n;
+    let mut frac = 0i64;
+    let mut bit = 512;
+    while bit > 0 {
+        y = (y * y) >> 30;
+        if y >= 2 << 30 {
+            y >>= 1;
+            frac |= bit;
+        }
+        bit >>= 1;
+    }
+    (n as i64 * 1024 + frac) * 710 / 1024
+}
+
+#[inline]
+fn score_to_tt(v: i32, ply: usize) -> i16 {
+    let v = if v >= MATE_BOUND {
+        v + ply as i32
+    } else if v <= -MATE_BOUND {
+        v - ply as i32
+    } else {
+        v
+    };
+    v.clamp(-MATE, MATE) as i16
+}
+
+#[inline]
+fn score_from_tt(v: i16, ply: usize) -> i32 {
+    let v = v as i32;
+    if v >= MATE_BOUND {
+        v - ply as i32
+    } else if v <= -MATE_BOUND {
+        v + ply as i32
+    } else {
+        v
+    }
+}
+
+/// Whether `color` keeps enough pieces for null-move pruning to be safe from zugzwang.
+fn null_move_allowed(pos: &Position, color: Color) -> bool {
+    let chariots = pos.pieces(color, PieceKind::Chariot).count_ones();
+    let minors =
+        (pos.pieces(color, PieceKind::Horse) | pos.pieces(color, PieceKind::Cannon)).count_ones();
+    (chariots >= 1 && chariots + minors >= 2) || minors >= 3
+}
+
+pub(crate) struct Worker<'a> {
+    sh: &'a Shared<'a>,
+    pos: Position,
+    h: &'a mut Heuristics,
+    id: usize,
+    pending: u64,
+    node_limit: u64,
+    stopped: bool,
+    seldepth: usize,
+    root_depth: i32,
+    stack: Vec<Frame>,
+    pv: Vec<[Option<Move>; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    /// Keys of the game's positions, then of the path from the root: `keys[i]` after `i` plies.
+    keys: Vec<u64>,
+    /// Whether the ply leading to `keys[i]` was a null move.
+    nulls: Vec<bool>,
+    /// Index of the root position in `keys`.
+    root_index: usize,
+    root_moves: Vec<RootMove>,
+    pv_index: usize,
+    nmp_min_ply: usize,
+}
+
+impl<'a> Worker<'a> {
+    pub fn new(
+        sh: &'a Shared<'a>,
+        pos: Position,
+        root_moves: Vec<RootMove>,
+        h: &'a mut Heuristics,
+        id: usize,
+    ) -> Worker<'a> {
+        let made = pos.plies_made();
+        let mut keys = Vec::with_capacity(made + MAX_PLY + 2);
+        for back in (1..=made).rev() {
+            keys.push(pos.key_back(back).unwrap_or(0));
+        }
+        keys.push(pos.key());
+        let root_index = keys.len() - 1;
+        let nulls = vec![false; keys.len()];
+        Worker {
+            sh,
+            pos,
+            h,
+            id,
+            pending: 0,
+            node_limit: sh.control.node_limit(),
+            stopped: false,
+            seldepth: 0,
+            root_depth: 0,
+            stack: vec![EMPTY_FRAME; MAX_PLY + 4],
+            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            keys,
+            nulls,
+            root_index,
+            root_moves,
+            pv_index: 0,
+            nmp_min_ply: 0,
+        }
+    }
+
+    fn total_nodes(&self) -> u64 {
+        self.sh.nodes.load(Ordering::Relaxed) + self.pending
+    }
+
+    /// Counts a node and polls the limits every 1024 nodes (and the node limit every node).
+    #[inline]
+    fn count_node(&mut self) {
+        self.pending += 1;
+        if self.pending >= 1024 {
+            let total = self.sh.nodes.fetch_add(self.pending, Ordering::Relaxed) + self.pending;
+            self.pending = 0;
+            if self.sh.stop.load(Ordering::Relaxed) || self.sh.control.should_abort(total) {
+                self.stopped = true;
+            }
+        } else if self.node_limit != u64::MAX && self.total_nodes() >= self.node_limit {
+            self.stopped = true;
+        }
+    }
+
+    fn flush_nodes(&mut self) {
+        self.sh.nodes.fetch_add(self.pending, Ordering::Relaxed);
+        self.pending = 0;
+    }
+
+    #[inline]
+    fn make(&mut self, ply: usize, mv: Move) {
+        let piece = self.pos.piece_at(mv.from());
+        self.stack[ply].mv = Some(mv);
+        self.stack[ply].piece = piece;
+        self.stack[ply].null = false;
+        self.pos.make_move(mv);
+        self.keys.push(self.pos.key());
+        self.nulls.push(false);
+    }
+
+    #[inline]
+    fn unmake(&mut self) {
+        self.pos.unmake_move();
+        self.keys.pop();
+        self.nulls.pop();
+    }
+
+    fn noise(&self, mv: Move) -> i32 {
+        if self.sh.randomness == 0 {
+            return 0;
+        }
+        let mut z = self.sh.seed ^ (mv.bits() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z ^= z >> 31;
+        let span = 2 * self.sh.randomness as u64 + 1;
+        (z % span) as i32 - self.sh.randomness
+    }
+
+    /// The repetition verdict for the current node, if its position repeats: a repetition of
+    /// a position after the root counts at once, one before the root needs a third occurrence.
+    fn repetition(&mut self, ply: usize) -> Option<i32> {
+        let n = self.keys.len() - 1;
+        let key = self.keys[n];
+        let limit = (self.pos.halfmove_clock() as usize).min(n);
+        let mut first_cycle = 0;
+        let mut k = 1;
+        while k <= limit {
+            if self.nulls[n + 1 - k] {
+                break;
+            }
+            if k >= 4 && k % 2 == 0 && self.keys[n - k] == key {
+                let in_tree = n - k > self.root_index;
+                let cycle = if in_tree {
+                    k
+                } else if first_cycle == 0 {
+                    first_cycle = k;
+                    0
+                } else {
+                    first_cycle
+                };
+                if cycle > 0 {
+                    return Some(match judge_cycle(&mut self.pos, cycle) {
+                        CycleVerdict::Draw => 0,
+                        CycleVerdict::SideToMoveWins => MATE - ply as i32,
+                        CycleVerdict::SideToMoveLoses => -(MATE - ply as i32),
+                    });
+                }
+            }
+            k += 1;
+        }
+        None
+    }
+
+    /// Iterative deepening; `report` is given to the main thread only.
+    pub fn iterate(
+        &mut self,
+        mut report: Option<&mut dyn FnMut(SearchInfo<Move>)>,
+    ) -> SearchOutcome<Move> {
+        let control = self.sh.control;
+        let max_depth = control.depth_limit().min(MAX_PLY as u32 - 8) as i32;
+        let multipv = self.sh.multipv;
+        let mut completed = 0;
+        let mut best_changes = 0i32;
+        let mut last_best = self.root_moves[0].mv;
+        let mut stable = 0;
+        self.order_root_moves();
+        let mut depth = 1;
+        while depth <= max_depth {
+            // Helpers skip some depths so the threads spread over the tree.
+            let search_depth = if self.id > 0 && depth < max_depth {
+                depth + (self.id % 2) as i32
+            } else {
+                depth
+            };
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+            }
+            for pv_index in 0..multipv {
+                self.pv_index = pv_index;
+                self.seldepth = 0;
+                self.root_depth = search_depth;
+                let prev = self.root_moves[pv_index].prev_score;
+                let mut delta = 60;
+                let (mut alpha, mut beta) = if search_depth >= 5 && prev.abs() < MATE_BOUND {
+                    ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+                } else {
+                    (-INFINITE, INFINITE)
+                };
+                loop {
+                    let v = self.search_root(alpha, beta, search_depth);
+                    if self.stopped {
+                        break;
+                    }
+                    self.root_moves[pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                    if v <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (v - delta).max(-INFINITE);
+                    } else if v >= beta {
+                        beta = (v + delta).min(INFINITE);
+                    } else {
+                        break;
+                    }
+                    delta += delta / 2 + 10;
+                }
+                if self.stopped {
+                    break;
+                }
+                self.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            }
+            if self.stopped {
+                break;
+            }
+            completed = depth as u32;
+            let best = self.root_moves[0].mv;
+            self.sh.tt.store(
+                self.pos.key(),
+                TtData {
+                    move_bits: best.bits(),
+                    score: score_to_tt(self.root_moves[0].score, 0),
+                    eval: 0,
+                    depth: search_depth.clamp(0, 120) as i8,
+                    bound: TtBound::Exact,
+                },
+            );
+            if best != last_best {
+                best_changes += 1;
+                stable = 0;
+                last_best = best;
+            } else {
+                stable += 1;
+            }
+            if let Some(report) = report.as_mut() {
+                self.flush_nodes();
+                let nodes = self.total_nodes();
+                let hashfull = self.sh.tt.hashfull();
+                for (i, rm) in self.root_moves[..multipv].iter().enumerate() {
+                    report(info_line(
+                        search_depth as u32,
+                        rm.seldepth.max(search_depth as u32),
+                        i as u32 + 1,
+                        rm.score,
+                        Bound::Exact,
+                        nodes,
+                        control,
+                        hashfull,
+                        rm.pv.clone(),
+                    ));
+                }
+            }
+            if self.id == 0 {
+                let score = self.root_moves[0].score;
+                // A found mate needs no deeper search once the depth covers it twice over.
+                if score.abs() >= MATE_BOUND && depth > 2 * (MATE - score.abs()) + 6 {
+                    break;
+                }
+                let scale = if self.root_moves.len() == 1 {
+                    10
+                } else if stable == 0 && completed > 1 {
+                    160
+                } else if stable >= 4 {
+                    60
+                } else {
+                    100
+                };
+                let _ = best_changes;
+                if control.soft_limit_reached(scale) {
+                    break;
+                }
+            } else if self.sh.stop.load(Ordering::Relaxed) {
+                break;
+            }
+            depth += 1;
+        }
+        self.flush_nodes();
+        let best = &self.root_moves[0];
+        let score = if best.score > -INFINITE {
+            best.score
+        } else {
+            best.prev_score.max(-MATE)
+        };
+        SearchOutcome {
+            best: Some(best.mv),
+            ponder: best.pv.get(1).copied(),
+            score: super::report_score(score),
+            depth: completed,
+            nodes: self.total_nodes(),
+        }
+    }
+
+    /// Orders the root moves once before the first iteration: captures by SEE, then the rest.
+    fn order_root_moves(&mut self) {
+        let pos = &self.pos;
+        let mut keyed: Vec<(i32, RootMove)> = self
+            .root_moves
+            .drain(..)
+            .map(|rm| {
+                let k = if pos.piece_at(rm.mv.to()).is_empty() {
+                    0
+                } else {
+                    see(pos, rm.mv) + 1
+                };
+                (k, rm)
+            })
+            .collect();
+        keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
+        self.root_moves = keyed.into_iter().map(|(_, rm)| rm).collect();
+    }
+
+    fn search_root(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
+        let mut best = -INFINITE;
+        let in_check = self.pos.in_check();
+        self.pv_len[0] = 0;
+        let first = self.pv_index;
+        for i in first..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            let capture = !self.pos.piece_at(mv.to()).is_empty();
+            self.count_node();
+            self.make(0, mv);
+            let gives_check = self.pos.in_check();
+            let new_depth = depth - 1 + gives_check as i32;
+            let mut v;
+            if i == first {
+                v = -self.search(-beta, -alpha, new_depth, 1, false);
+            } else {
+                let moves_done = i - first + 1;
+                let mut r = 0;
+                if depth >= 3 && !capture && !gives_check && !in_check && moves_done > 3 {
+                    r = (LMR[depth.min(63) as usize][moves_done.min(63)] as i32 - 1)
+                        .clamp(0, new_depth - 1);
+                }
+                v = -self.search(-alpha - 1, -alpha, new_depth - r, 1, true);
+                if v > alpha && r > 0 {
+                    v = -self.search(-alpha - 1, -alpha, new_depth, 1, false);
+                }
+                if v > alpha && v < beta {
+                    v = -self.search(-beta, -alpha, new_depth, 1, false);
+                }
+            }
+            self.unmake();
+            if self.stopped {
+                break;
+            }
+            if v.abs() < MATE_BOUND {
+                v += self.noise(mv);
+            }
+            if i == first || v > alpha {
+                let mut pv = vec![mv];
+                pv.extend(self.pv[1][..self.pv_len[1]].iter().flatten().copied());
+                let rm = &mut self.root_moves[i];
+                rm.score = v;
+                rm.pv = pv;
+                rm.seldepth = self.seldepth as u32;
+                if v > best {
+                    best = v;
+                }
+                if v > alpha {
+                    alpha = v;
+                    // Move the new best to the front of the lines still to decide.
+                    self.root_moves[first..=i].rotate_right(1);
+                    if v >= beta {
+                        break;
+                    }
+                }
+            } else {
+                self.root_moves[i].score = -INFINITE;
+            }
+        }
+        best
+    }
+
+    fn search(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply, 0);
+        }
+        let pv_node = beta - alpha > 1;
+        self.pv_len[ply] = 0;
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if let Some(v) = self.repetition(ply) {
+            return v;
+        }
+        if self.pos.halfmove_clock() >= NO_CAPTURE_LIMIT {
+            return 0;
+        }
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 2 {
+            return if in_check { 0 } else { evaluate(&self.pos) };
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(-(MATE - ply as i32));
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = self.pos.key();
+        let tt = self.sh.tt.probe(key);
+        let tt_move = tt.and_then(|t| Move::from_bits(t.move_bits));
+        if let Some(t) = tt
+            && !pv_node
+            && t.depth as i32 >= depth
+        {
+            let v = score_from_tt(t.score, ply);
+            let usable = match t.bound {
+                TtBound::Exact => true,
+                TtBound::Lower => v >= beta,
+                TtBound::Upper => v <= alpha,
+            };
+            if usable {
+                return v;
+            }
+        }
+
+        let eval = if in_check {
+            -INFINITE
+        } else if let Some(t) = tt {
+            let e = t.eval as i32;
+            let v = score_from_tt(t.score, ply);
+            // The stored score is a better estimate when its bound points the right way.
+            match t.bound {
+                TtBound::Lower if v > e => v,
+                TtBound::Upper if v < e => v,
+                TtBound::Exact => v,
+                _ => e,
+            }
+        } else {
+            evaluate(&self.pos)
+        };
+        self.stack[ply].eval = eval;
+        let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
+        self.h.killers[ply + 2] = [None, None];
+
+        if !pv_node && !in_check && eval.abs() < MATE_BOUND {
+            // Reverse futility pruning.
+            if depth <= 7 && eval - 90 * (depth - improving as i32) >= beta {
+                return eval;
+            }
+            // Razoring.
+            if depth <= 3 && eval + 250 + 250 * depth < alpha {
+                let v = self.qsearch(alpha, alpha + 1, ply, 0);
+                if v <= alpha {
+                    return v;
+                }
+            }
+            // Null move with a verification search at high depth and in thin material.
+            let us = self.pos.side_to_move();
+            if depth >= 3
+                && eval >= beta
+                && ply >= self.nmp_min_ply
+                && !self.stack[ply - 1].null
+                && null_move_allowed(&self.pos, us)
+            {
+                let r = 3 + depth / 4 + ((eval - beta) / 300).min(3);
+                self.stack[ply].mv = None;
+                self.stack[ply].null = true;
+                self.stack[ply].piece = Piece::EMPTY;
+                self.pos.make_null_move();
+                self.keys.push(self.pos.key());
+                self.nulls.push(true);
+                let v = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                self.pos.unmake_null_move();
+                self.keys.pop();
+                self.nulls.pop();
+                self.stack[ply].null = false;
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    let v = if v >= MATE_BOUND { beta } else { v };
+                    if self.nmp_min_ply > 0 || depth < 10 {
+                        return v;
+                    }
+                    self.nmp_min_ply = ply + 3 * (depth - r).max(0) as usize / 4;
+                    let w = self.search(beta - 1, beta, depth - r, ply, false);
+                    self.nmp_min_ply = 0;
+                    if w >= beta {
+                        return v;
+                    }
+                }
+            }
+        }
+
+        // Internal iterative reduction: no hash move, a shallower search first.
+        if depth >= 6 && tt_move.is_none() && (pv_node || cut_node) {
+            depth -= 1;
+        }
+
+        let mut list = MoveList::new();
+        self.pos.generate_legal(&mut list);
+        if list.is_empty() {
+            // Checkmate or stalemate: either way the side to move loses.
+            return -(MATE - ply as i32);
+        }
+        let prev = if ply > 0 {
+            self.stack[ply - 1]
+        } else {
+            EMPTY_FRAME
+        };
+        let counter = prev
+            .mv
+            .and_then(|m| self.h.counter[prev.piece.code()][m.to().index()]);
+        let ctx = OrderContext {
+            tt_move,
+            killers: self.h.killers[ply],
+            counter,
+        };
+        let mut picker = Picker::new(&self.pos, list, &ctx, self.h);
+
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        let mut moves_done = 0;
+        let mut quiets: [Option<(Piece, Move)>; 64] = [None; 64];
+        let mut quiet_count = 0;
+        let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
+
+        while let Some((mv, order)) = picker.next_move() {
+            let capture = !self.pos.piece_at(mv.to()).is_empty();
+            let piece = self.pos.piece_at(mv.from());
+            let refutation = Picker::is_refutation_score(order);
+            let bad_capture = capture && Picker::is_bad_capture_score(order);
+            // Shallow-depth pruning decided before the move is made (checks are found after).
+            let may_prune = !pv_node && !in_check && best > -MATE_BOUND;
+            if may_prune
+                && capture
+                && depth <= 6
+                && bad_capture
+                && see(&self.pos, mv) < -150 * depth
+            {
+                continue;
+            }
+            self.count_node();
+            self.make(ply, mv);
+            let gives_check = self.pos.in_check();
+            if may_prune && !capture && !gives_check && !refutation {
+                let history = self.h.history[piece.code()][mv.to().index()];
+                let prune = moves_done as i32 >= lmp_limit
+                    || (depth <= 8 && eval + 120 + 100 * depth <= alpha)
+                    || (depth <= 3 && history < -3000 * depth);
+                if prune {
+                    self.unmake();
+                    continue;
+                }
+            }
+            moves_done += 1;
+            let extension = (gives_check && (ply as i32) < 2 * self.root_depth) as i32;
+            let new_depth = depth - 1 + extension;
+            let mut v;
+            if moves_done == 1 {
+                v = -self.search(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut_node);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && !capture && !gives_check && !in_check && !refutation {
+                    r = LMR[depth.min(63) as usize][moves_done.min(63)] as i32;
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if cut_node {
+                        r += 1;
+                    }
+                    if !improving {
+                        r += 1;
+                    }
+                    r -= self.h.history[piece.code()][mv.to().index()] / 6000;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                v = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if v > alpha && r > 0 {
+                    v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                }
+                if pv_node && v > alpha && v < beta {
+                    v = -self.search(-beta, -alpha, new_depth, ply + 1, false);
+                }
+            }
+            self.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if !capture && quiet_count < quiets.len() {
+                quiets[quiet_count] = Some((piece, mv));
+                quiet_count += 1;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = Some(mv);
+                    if pv_node {
+                        self.pv[ply][0] = Some(mv);
+                        let n = self.pv_len[ply + 1];
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply][1..=n].copy_from_slice(&tail[0][..n]);
+                        self.pv_len[ply] = n + 1;
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+
+        if moves_done == 0 {
+            // Every move was pruned: a fail low at the static estimate.
+            return alpha;
+        }
+
+        if best >= beta
+            && let Some(bm) = best_move
+            && self.pos.piece_at(bm.to()).is_empty()
+        {
+            let bonus = (depth * depth * 32 + 64).min(4000);
+            for &(p, m) in quiets[..quiet_count].iter().flatten() {
+                if m == bm {
+                    self.h.update_history(p, m, bonus);
+                } else {
+                    self.h.update_history(p, m, -bonus);
+                }
+            }
+            self.h.add_killer(ply, bm);
+            if let Some(pm) = prev.mv {
+                self.h.counter[prev.piece.code()][pm.to().index()] = Some(bm);
+            }
+        }
+
+        let bound = if best >= beta {
+            TtBound::Lower
+        } else if pv_node && best_move.is_some() {
+            TtBound::Exact
+        } else {
+            TtBound::Upper
+        };
+        self.sh.tt.store(
+            key,
+            TtData {
+                move_bits: best_move.map_or(0, |m| m.bits()),
+                score: score_to_tt(best, ply),
+                eval: if in_check {
+                    0
+                } else {
+                    eval.clamp(-MATE, MATE) as i16
+                },
+                depth: depth.clamp(-1, 120) as i8,
+                bound,
+            },
+        );
+        best
+    }
+
+    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: u32) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.pv_len[ply] = 0;
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        let in_check = self.pos.in_check() && qply < 8;
+        if ply >= MAX_PLY - 2 {
+            return evaluate(&self.pos);
+        }
+        let key = self.pos.key();
+        let tt = self.sh.tt.probe(key);
+        if let Some(t) = tt
+            && !pv_node
+        {
+            let v = score_from_tt(t.score, ply);
+            let usable = match t.bound {
+                TtBound::Exact => true,
+                TtBound::Lower => v >= beta,
+                TtBound::Upper => v <= alpha,
+            };
+            if usable {
+                return v;
+            }
+        }
+        let tt_move = tt.and_then(|t| Move::from_bits(t.move_bits));
+
+        let mut best;
+        let stand;
+        let mut list = MoveList::new();
+        if in_check {
+            stand = -INFINITE;
+            best = -INFINITE;
+            self.pos.generate_legal(&mut list);
+            if list.is_empty() {
+                return -(MATE - ply as i32);
+            }
+        } else {
+            stand = match tt {
+                Some(t) => t.eval as i32,
+                None => evaluate(&self.pos),
+            };
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+            self.pos.generate_pseudo(&mut list, GenType::Captures);
+        }
+        let mut picker = Picker::new_quiescence(&self.pos, list, tt_move, self.h);
+        let mut best_move = None;
+        while let Some((mv, _)) = picker.next_move() {
+            if !in_check {
+                let victim = value_on(self.pos.piece_at(mv.to()), mv.to());
+                // Delta pruning: even winning the piece cannot reach alpha.
+                if stand + victim + 200 <= alpha {
+                    continue;
+                }
+                let attacker = self
+                    .pos
+                    .piece_at(mv.from())
+                    .kind()
+                    .map_or(0, |k| SEE_VALUE[k.index()]);
+                if attacker > victim && see(&self.pos, mv) < 0 {
+                    continue;
+                }
+                if !self.pos.move_is_safe(mv) {
+                    continue;
+                }
+            }
+            self.count_node();
+            let piece = self.pos.piece_at(mv.from());
+            self.stack[ply].mv = Some(mv);
+            self.stack[ply].piece = piece;
+            self.stack[ply].null = false;
+            self.pos.make_move(mv);
+            self.keys.push(self.pos.key());
+            self.nulls.push(false);
+            let v = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
+            self.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = Some(mv);
+                    if pv_node {
+                        self.pv[ply][0] = Some(mv);
+                        let n = self.pv_len[ply + 1];
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply][1..=n].copy_from_slice(&tail[0][..n]);
+                        self.pv_len[ply] = n + 1;
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+        let bound = if best >= beta {
+            TtBound::Lower
+        } else {
+            TtBound::Upper
+        };
+        self.sh.tt.store(
+            key,
+            TtData {
+                move_bits: best_move.map_or(0, |m| m.bits()),
+                score: score_to_tt(best, ply),
+                eval: if stand > -INFINITE {
+                    stand.clamp(-MATE, MATE) as i16
+                } else {
+                    0
+                },
+                depth: -1,
+                bound,
+            },
+        );
+        best
+    }
+}

@@ -1,0 +1,258 @@
+//! Search behaviour: mates found (each verified by exhaustive search with the move
+//! generator), tactics, determinism, banned moves, searchmoves, MultiPV, Lazy SMP, and the
+//! no-legal-move answer.
+
+use qilin::engine::{Limits, Score, SearchControl, SearchInfo};
+use qilin::xiangqi::movegen::MoveList;
+use qilin::xiangqi::search::{Game, SearchParams, Searcher};
+use qilin::xiangqi::{Move, Position};
+
+/// True when the side to move can force a win (the opponent left without a legal move, in
+/// check) within `n` of its own moves.
+fn forced_mate(pos: &mut Position, n: u32) -> bool {
+    let mut list = MoveList::new();
+    pos.generate_legal(&mut list);
+    list.iter().any(|&m| {
+        pos.make_move(m);
+        let ok = mated_within(pos, n - 1);
+        pos.unmake_move();
+        ok
+    })
+}
+
+/// True when the side to move (the defender) is mated now or cannot avoid a mate within `n`
+/// more attacker moves.
+fn mated_within(pos: &mut Position, n: u32) -> bool {
+    let mut replies = MoveList::new();
+    pos.generate_legal(&mut replies);
+    if replies.is_empty() {
+        return pos.in_check();
+    }
+    n > 0
+        && replies.iter().all(|&r| {
+            pos.make_move(r);
+            let ok = forced_mate(pos, n);
+            pos.unmake_move();
+            ok
+        })
+}
+
+fn search_with(
+    fen: &str,
+    limits: Limits,
+    params: &SearchParams,
+    searcher: &mut Searcher,
+) -> (qilin::engine::SearchOutcome<Move>, Vec<SearchInfo<Move>>) {
+    let pos = Position::from_fen(fen).expect("valid FEN");
+    let control = SearchControl::new(&limits);
+    let mut infos = Vec::new();
+    let out = searcher.search(&Game::new(pos), params, &control, &mut |i| infos.push(i));
+    (out, infos)
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+fn check_mate_in(fen: &str, n: u32) {
+    let mut pos = Position::from_fen(fen).expect("valid FEN");
+    assert!(forced_mate(&mut pos, n), "{fen} is a mate in {n}");
+    if n > 1 {
+        assert!(!forced_mate(&mut pos, n - 1), "{fen} has no shorter mate");
+    }
+    let mut searcher = Searcher::new(8, 1);
+    let (out, _) = search_with(
+        fen,
+        depth(2 * n + 2),
+        &SearchParams::default(),
+        &mut searcher,
+    );
+    let best = out.best.expect("a move");
+    assert_eq!(out.score, Score::MatePlies(2 * n as i32 - 1), "{fen}");
+    pos.make_move(best);
+    assert!(
+        mated_within(&mut pos, n - 1),
+        "{best} mates in {n} in {fen}"
+    );
+}
+
+#[test]
+fn finds_mates_in_one() {
+    check_mate_in("5a3/3k2n2/P8/9/9/6NR1/9/9/4K4/2R4C1 w - - 0 1", 1);
+    check_mate_in("3k5/8n/9/9/8R/4R4/9/9/3N5/5K3 w - - 0 1", 1);
+    check_mate_in("5k3/4R4/4RP3/9/3C5/9/9/9/3N5/3K5 w - - 0 1", 1);
+}
+
+#[test]
+fn finds_mates_in_two() {
+    check_mate_in("C4a1R1/5k3/9/2N6/5P3/R8/9/3p5/9/5K3 w - - 0 1", 2);
+    check_mate_in("4k1b2/9/4r4/9/R6R1/4N4/9/9/9/4K4 w - - 0 1", 2);
+    check_mate_in("2bk1a3/C8/r4R3/7R1/n8/9/9/9/4K4/5N3 w - - 0 1", 2);
+}
+
+#[test]
+fn finds_mates_in_three() {
+    check_mate_in("3a5/4k4/b4a3/4P4/8N/9/9/1R1R5/4K4/9 w - - 0 1", 3);
+    check_mate_in("2b6/5k3/5a3/8R/9/9/9/2C1r4/9/5K2R w - - 0 1", 3);
+    check_mate_in("4k4/4a4/4b4/5C3/9/1R7/9/3R5/1N2K4/9 w - - 0 1", 3);
+}
+
+#[test]
+fn takes_a_hanging_chariot_and_avoids_a_poisoned_soldier() {
+    let mut searcher = Searcher::new(8, 1);
+    // The black chariot on a5 is unprotected; red's chariot on a0 takes it.
+    let (out, _) = search_with(
+        "2bakab2/9/9/4p4/r8/9/9/9/9/R2AKAB2 w - - 0 1",
+        depth(6),
+        &SearchParams::default(),
+        &mut searcher,
+    );
+    assert_eq!(out.best, Move::parse("a0a5"));
+    // The soldier on e6 is guarded by the cannon on e9 over the e8 advisor; taking it with
+    // the chariot loses the chariot.
+    let fen = "3kc4/4a4/9/R3p4/9/9/9/9/9/4K4 w - - 0 1";
+    let poisoned = Move::parse("a6e6");
+    let (out, _) = search_with(fen, depth(6), &SearchParams::default(), &mut searcher);
+    assert!(out.best.is_some());
+    assert_ne!(out.best, poisoned);
+}
+
+#[test]
+fn search_is_reproducible_at_fixed_depth_and_nodes() {
+    let fen = "2b1kab1C/1N2a4/n3ccn2/p5r1p/4p4/P1P2RN2/2r1P3P/C3B4/4A4/2BAK2R1 w - - 0 1";
+    let run = |limits: Limits| {
+        let mut searcher = Searcher::new(8, 1);
+        search_with(fen, limits, &SearchParams::default(), &mut searcher).0
+    };
+    let a = run(depth(7));
+    let b = run(depth(7));
+    assert_eq!(a, b);
+    let nodes = Limits {
+        nodes: Some(50_000),
+        ..Limits::default()
+    };
+    let c = run(nodes.clone());
+    let d = run(nodes);
+    assert_eq!(c, d);
+    assert!(c.nodes >= 50_000 && c.nodes < 51_000, "{}", c.nodes);
+}
+
+#[test]
+fn banned_moves_are_never_played() {
+    let start = Position::startpos();
+    let mut searcher = Searcher::new(8, 1);
+    let fen = start.fen();
+    let (first, _) = search_with(&fen, depth(5), &SearchParams::default(), &mut searcher);
+    let best = first.best.expect("a move");
+    let params = SearchParams {
+        banned: vec![best],
+        ..SearchParams::default()
+    };
+    let (second, infos) = search_with(&fen, depth(5), &params, &mut searcher);
+    let other = second.best.expect("another move");
+    assert_ne!(other, best);
+    assert!(start.legal_moves().contains(&other));
+    assert!(infos.iter().all(|i| i.pv.first() != Some(&best)));
+    // Banning every legal move leaves nothing to play.
+    let all = SearchParams {
+        banned: start.legal_moves().to_vec(),
+        ..SearchParams::default()
+    };
+    let (none, _) = search_with(&fen, depth(3), &all, &mut searcher);
+    assert_eq!(none.best, None);
+}
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let mut searcher = Searcher::new(8, 1);
+    let only = vec![
+        Move::parse("a3a4").expect("move"),
+        Move::parse("i3i4").expect("move"),
+    ];
+    let params = SearchParams {
+        searchmoves: only.clone(),
+        ..SearchParams::default()
+    };
+    let (out, _) = search_with(
+        &Position::startpos().fen(),
+        depth(5),
+        &params,
+        &mut searcher,
+    );
+    assert!(only.contains(&out.best.expect("a move")));
+}
+
+#[test]
+fn multipv_reports_distinct_first_moves() {
+    let mut searcher = Searcher::new(8, 1);
+    let params = SearchParams {
+        multipv: 3,
+        ..SearchParams::default()
+    };
+    let (out, infos) = search_with(
+        &Position::startpos().fen(),
+        depth(5),
+        &params,
+        &mut searcher,
+    );
+    let last: Vec<&SearchInfo<Move>> = infos.iter().filter(|i| i.depth == 5).collect();
+    assert_eq!(last.len(), 3);
+    let firsts: Vec<Move> = last.iter().map(|i| i.pv[0]).collect();
+    assert_eq!(
+        last.iter().map(|i| i.multipv).collect::<Vec<_>>(),
+        vec![1, 2, 3]
+    );
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    assert_eq!(Some(firsts[0]), out.best);
+}
+
+#[test]
+fn no_legal_move_gives_no_best_move() {
+    // Black is checkmated: the red chariots hold ranks 8 and 9.
+    let fen = "R3k4/7R1/9/9/9/9/9/9/9/3K5 b - - 0 1";
+    let pos = Position::from_fen(fen).expect("fen");
+    assert!(pos.legal_moves().is_empty() && pos.in_check());
+    let mut searcher = Searcher::new(8, 1);
+    let (out, _) = search_with(fen, depth(4), &SearchParams::default(), &mut searcher);
+    assert_eq!(out.best, None);
+    assert_eq!(out.score, Score::MatePlies(0));
+}
+
+#[test]
+fn two_threads_search_and_hash_probe_knows_the_root() {
+    let mut searcher = Searcher::new(8, 2);
+    let fen = "1r2kabr1/4a4/2C1b2c1/p3p3p/1c3n3/2p3R2/P3P3P/N3C1N2/7R1/2BAKAB2 b - - 0 1";
+    let (out, infos) = search_with(fen, depth(7), &SearchParams::default(), &mut searcher);
+    let pos = Position::from_fen(fen).expect("fen");
+    let best = out.best.expect("a move");
+    assert!(pos.legal_moves().contains(&best));
+    assert_eq!(infos.last().map(|i| i.depth), Some(7));
+    let probe = searcher.probe(&pos).expect("the root is in the table");
+    assert!(probe.best.is_some());
+    assert!(probe.lower.is_some() || probe.upper.is_some());
+    searcher.clear();
+    assert_eq!(searcher.probe(&pos), None);
+}
+
+#[test]
+fn stop_ends_an_infinite_search_with_a_move() {
+    let mut searcher = Searcher::new(8, 1);
+    let control = std::sync::Arc::new(SearchControl::new(&Limits {
+        infinite: true,
+        ..Limits::default()
+    }));
+    let stopper = {
+        let c = control.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            c.stop();
+        })
+    };
+    let game = Game::new(Position::startpos());
+    let out = searcher.search(&game, &SearchParams::default(), &control, &mut |_| {});
+    stopper.join().expect("stopper");
+    assert!(out.best.is_some());
+}
