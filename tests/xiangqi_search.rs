@@ -4,8 +4,8 @@
 
 use qilin::engine::{Limits, Score, SearchControl, SearchInfo};
 use qilin::xiangqi::movegen::MoveList;
-use qilin::xiangqi::search::{Game, SearchParams, Searcher};
-use qilin::xiangqi::{Move, Position};
+use qilin::xiangqi::search::{SearchParams, Searcher};
+use qilin::xiangqi::{Game, Move, Position};
 
 /// True when the side to move can force a win (the opponent left without a legal move, in
 /// check) within `n` of its own moves.

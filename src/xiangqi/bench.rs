@@ -5,7 +5,8 @@
 use std::time::Instant;
 
 use super::Position;
-use super::search::{Game, SearchParams, Searcher};
+use super::rules::Game;
+use super::search::{SearchParams, Searcher};
 use crate::engine::{Limits, SearchControl};
 
 /// Depth searched when none is given.

@@ -10,7 +10,6 @@
 pub mod eval;
 pub mod ordering;
 pub mod see;
-pub mod stub;
 mod tree;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -18,9 +17,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use crate::engine::tt::{TranspositionTable, TtBound};
 use crate::engine::{Bound, Score, SearchControl, SearchInfo, SearchOutcome};
 use crate::xiangqi::movegen::MoveList;
-use crate::xiangqi::{Move, Position};
-
-pub use stub::{CycleVerdict, Game, judge_cycle};
+use crate::xiangqi::{Game, Move, Position};
 
 use ordering::Heuristics;
 use tree::{RootMove, Worker};
@@ -83,6 +80,8 @@ pub(crate) struct Shared<'a> {
     pub multipv: usize,
     pub randomness: i32,
     pub seed: u64,
+    /// Plies without a capture that draw the game (0 = no limit).
+    pub no_capture_limit: u32,
 }
 
 /// The Xiangqi searcher: owns its transposition table and heuristic tables. `Send`.
@@ -207,6 +206,7 @@ impl Searcher {
             multipv: (params.multipv.max(1) as usize).min(allowed.len()),
             randomness: (params.randomness.min(1000) as i32) * UNITS_PER_CP,
             seed,
+            no_capture_limit: game.no_capture_limit(),
         };
         let root_moves: Vec<RootMove> = allowed.iter().map(|&m| RootMove::new(m)).collect();
         let (main_heuristics, helpers) = match self.heuristics.split_first_mut() {

@@ -6,15 +6,13 @@ use std::sync::atomic::Ordering;
 use super::eval::evaluate;
 use super::ordering::{Heuristics, OrderContext, Picker};
 use super::see::{SEE_VALUE, see, value_on};
-use super::{CycleVerdict, INFINITE, MATE, MATE_BOUND, MAX_PLY, Shared, info_line, judge_cycle};
+use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY, Shared, info_line};
 use crate::engine::tt::{TtBound, TtData};
 use crate::engine::{Bound, SearchInfo, SearchOutcome};
 use crate::xiangqi::Position;
 use crate::xiangqi::movegen::{GenType, MoveList};
+use crate::xiangqi::rules::{CycleVerdict, judge_cycle};
 use crate::xiangqi::types::{Color, Move, Piece, PieceKind};
-
-/// Plies without a capture after which the game is drawn.
-const NO_CAPTURE_LIMIT: u32 = 120;
 
 /// A root move with its latest score and principal variation.
 #[derive(Clone, Debug)]
@@ -264,8 +262,8 @@ impl<'a> Worker<'a> {
                 if cycle > 0 {
                     return Some(match judge_cycle(&mut self.pos, cycle) {
                         CycleVerdict::Draw => 0,
-                        CycleVerdict::SideToMoveWins => MATE - ply as i32,
-                        CycleVerdict::SideToMoveLoses => -(MATE - ply as i32),
+                        CycleVerdict::SideToMoveWins(_) => MATE - ply as i32,
+                        CycleVerdict::SideToMoveLoses(_) => -(MATE - ply as i32),
                     });
                 }
             }
@@ -514,7 +512,8 @@ impl<'a> Worker<'a> {
         if let Some(v) = self.repetition(ply) {
             return v;
         }
-        if self.pos.halfmove_clock() >= NO_CAPTURE_LIMIT {
+        let limit = self.sh.no_capture_limit;
+        if limit > 0 && self.pos.halfmove_clock() >= limit {
             return 0;
         }
         let in_check = self.pos.in_check();
