@@ -256,3 +256,45 @@ fn stop_ends_an_infinite_search_with_a_move() {
     stopper.join().expect("stopper");
     assert!(out.best.is_some());
 }
+
+#[test]
+fn perpetual_check_is_scored_as_a_loss_not_a_draw() {
+    // Red is a chariot down and can only check forever (Ra9+ Kf8 Ra8+ Kf9 ...): a perpetual
+    // check loses, so the search must not score the position as a draw.
+    let fen = "5k3/R8/9/5P3/7r1/9/6r2/9/9/3K5 w - - 0 1";
+    let mut searcher = Searcher::new(8, 1);
+    let (out, infos) = search_with(fen, depth(8), &SearchParams::default(), &mut searcher);
+    assert!(out.best.is_some());
+    let losing = match out.score {
+        Score::Cp(cp) => cp < -100,
+        Score::MatePlies(n) => n < 0,
+    };
+    assert!(
+        losing,
+        "score {:?}, pv {:?}",
+        out.score,
+        infos.last().map(|i| &i.pv)
+    );
+}
+
+#[test]
+fn repetitions_in_the_game_history_are_handled() {
+    // Both sides shuffle their horses back home twice: the start position has occurred three
+    // times, and replaying h0g2 would repeat an earlier position a third time. The search
+    // judges those cycles through the game's history and still finds a move and a level score.
+    let mut game = Game::new(Position::startpos());
+    for text in [
+        "h0g2", "h9g7", "g2h0", "g7h9", "h0g2", "h9g7", "g2h0", "g7h9",
+    ] {
+        game.play(Move::parse(text).expect("move")).expect("legal");
+    }
+    let mut searcher = Searcher::new(8, 1);
+    let control = SearchControl::new(&depth(6));
+    let out = searcher.search(&game, &SearchParams::default(), &control, &mut |_| {});
+    assert!(out.best.is_some());
+    assert!(
+        matches!(out.score, Score::Cp(cp) if cp.abs() < 100),
+        "{:?}",
+        out.score
+    );
+}

@@ -338,7 +338,11 @@ impl<'a> Worker<'a> {
                 TtData {
                     move_bits: best.bits(),
                     score: score_to_tt(self.root_moves[0].score, 0),
-                    eval: 0,
+                    eval: if self.pos.in_check() {
+                        0
+                    } else {
+                        evaluate(&self.pos) as i16
+                    },
                     depth: search_depth.clamp(0, 120) as i8,
                     bound: TtBound::Exact,
                 },
