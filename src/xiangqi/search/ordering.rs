@@ -25,6 +25,18 @@ pub struct Heuristics {
     pub killers: [[Option<Move>; 2]; MAX_PLY + 2],
     /// The quiet reply that refuted a move, by `[moved piece code][target square]` of that move.
     pub counter: [[Option<Move>; SQUARES]; 16],
+    /// Continuation history: how well a quiet move (piece, target) did after an earlier move
+    /// (piece, target) one or two plies before, flattened; see `cont_base`.
+    pub cont: Vec<i16>,
+}
+
+/// Size of one continuation-history block (all pieces and targets after one earlier move).
+const CONT_BLOCK: usize = 16 * SQUARES;
+
+/// The offset of the continuation-history block for an earlier move of `piece` to `mv.to()`.
+#[inline]
+pub fn cont_base(piece: Piece, mv: Move) -> usize {
+    (piece.code() * SQUARES + mv.to().index()) * CONT_BLOCK
 }
 
 impl Heuristics {
@@ -34,12 +46,42 @@ impl Heuristics {
             history: [[0; SQUARES]; 16],
             killers: [[None; 2]; MAX_PLY + 2],
             counter: [[None; SQUARES]; 16],
+            cont: vec![0; CONT_BLOCK * CONT_BLOCK],
         })
     }
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        *self = *Heuristics::new();
+        self.history = [[0; SQUARES]; 16];
+        self.killers = [[None; 2]; MAX_PLY + 2];
+        self.counter = [[None; SQUARES]; 16];
+        self.cont.fill(0);
+    }
+
+    /// The ordering score of a quiet move: history plus the continuation histories of the
+    /// earlier moves whose blocks are given.
+    #[inline]
+    pub fn quiet_score(&self, piece: Piece, mv: Move, cont: &[Option<usize>; 2]) -> i32 {
+        let within = piece.code() * SQUARES + mv.to().index();
+        let mut s = self.history[piece.code()][mv.to().index()];
+        for base in cont.iter().flatten() {
+            s += self.cont[base + within] as i32;
+        }
+        s
+    }
+
+    /// Rewards (or punishes, with a negative bonus) a quiet move in the history and the
+    /// continuation histories.
+    #[inline]
+    pub fn update_quiet(&mut self, piece: Piece, mv: Move, bonus: i32, cont: &[Option<usize>; 2]) {
+        self.update_history(piece, mv, bonus);
+        let within = piece.code() * SQUARES + mv.to().index();
+        let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        for base in cont.iter().flatten() {
+            let h = &mut self.cont[base + within];
+            let v = *h as i32;
+            *h = (v + b - v * b.abs() / HISTORY_MAX) as i16;
+        }
     }
 
     /// Ages the history between searches so old knowledge fades.
@@ -88,6 +130,8 @@ pub struct OrderContext {
     pub killers: [Option<Move>; 2],
     /// The countermove to the opponent's last move.
     pub counter: Option<Move>,
+    /// Continuation-history blocks of the moves one and two plies back.
+    pub cont: [Option<usize>; 2],
 }
 
 /// The MVV-LVA part of a capture's score: victim value first, cheaper attacker second.
@@ -120,7 +164,7 @@ impl Picker {
             } else if Some(mv) == ctx.counter {
                 COUNTER
             } else {
-                h.history[pos.piece_at(mv.from()).code()][mv.to().index()]
+                h.quiet_score(pos.piece_at(mv.from()), mv, &ctx.cont)
             };
         }
         Picker {

@@ -4,7 +4,7 @@
 use std::sync::atomic::Ordering;
 
 use super::eval::evaluate;
-use super::ordering::{Heuristics, OrderContext, Picker};
+use super::ordering::{Heuristics, OrderContext, Picker, cont_base};
 use super::see::{SEE_VALUE, see, value_on};
 use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY, Shared, info_line};
 use crate::engine::tt::{TtBound, TtData};
@@ -637,10 +637,20 @@ impl<'a> Worker<'a> {
         let counter = prev
             .mv
             .and_then(|m| self.h.counter[prev.piece.code()][m.to().index()]);
+        let cont = [
+            prev.mv.map(|m| cont_base(prev.piece, m)),
+            if ply >= 2 {
+                let f = self.stack[ply - 2];
+                f.mv.map(|m| cont_base(f.piece, m))
+            } else {
+                None
+            },
+        ];
         let ctx = OrderContext {
             tt_move,
             killers: self.h.killers[ply],
             counter,
+            cont,
         };
         let mut picker = Picker::new(&self.pos, list, &ctx, self.h);
 
@@ -670,7 +680,7 @@ impl<'a> Worker<'a> {
             self.make(ply, mv);
             let gives_check = self.pos.in_check();
             if may_prune && !capture && !gives_check && !refutation {
-                let history = self.h.history[piece.code()][mv.to().index()];
+                let history = self.h.quiet_score(piece, mv, &cont);
                 let prune = moves_done as i32 >= lmp_limit
                     || (depth <= 8 && eval + 120 + 100 * depth <= alpha)
                     || (depth <= 3 && history < -3000 * depth);
@@ -698,7 +708,7 @@ impl<'a> Worker<'a> {
                     if !improving {
                         r += 1;
                     }
-                    r -= self.h.history[piece.code()][mv.to().index()] / 6000;
+                    r -= self.h.quiet_score(piece, mv, &cont) / 8000;
                     r = r.clamp(0, new_depth - 1);
                 }
                 v = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
@@ -748,9 +758,9 @@ impl<'a> Worker<'a> {
             let bonus = (depth * depth * 32 + 64).min(4000);
             for &(p, m) in quiets[..quiet_count].iter().flatten() {
                 if m == bm {
-                    self.h.update_history(p, m, bonus);
+                    self.h.update_quiet(p, m, bonus, &cont);
                 } else {
-                    self.h.update_history(p, m, -bonus);
+                    self.h.update_quiet(p, m, -bonus, &cont);
                 }
             }
             self.h.add_killer(ply, bm);
