@@ -690,7 +690,14 @@ impl<'a> Worker<'a> {
                 }
             }
             moves_done += 1;
-            let extension = (gives_check && (ply as i32) < 2 * self.root_depth) as i32;
+            // Extend checks that do not simply lose the checking piece.
+            let mut extension = 0;
+            if gives_check && (ply as i32) < 2 * self.root_depth && !bad_capture {
+                self.pos.unmake_move();
+                let safe = capture || see(&self.pos, mv) >= 0;
+                self.pos.make_move(mv);
+                extension = safe as i32;
+            }
             let new_depth = depth - 1 + extension;
             let mut v;
             if moves_done == 1 {
