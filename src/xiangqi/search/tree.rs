@@ -680,7 +680,7 @@ impl<'a> Worker<'a> {
             self.make(ply, mv);
             let gives_check = self.pos.in_check();
             if may_prune && !capture && !gives_check && !refutation {
-                let history = self.h.quiet_score(piece, mv, &cont);
+                let history = self.h.history[piece.code()][mv.to().index()];
                 let prune = moves_done as i32 >= lmp_limit
                     || (depth <= 8 && eval + 120 + 100 * depth <= alpha)
                     || (depth <= 3 && history < -3000 * depth);
@@ -715,7 +715,7 @@ impl<'a> Worker<'a> {
                     if !improving {
                         r += 1;
                     }
-                    r -= self.h.quiet_score(piece, mv, &cont) / 8000;
+                    r -= self.h.history[piece.code()][mv.to().index()] / 6000;
                     r = r.clamp(0, new_depth - 1);
                 }
                 v = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
