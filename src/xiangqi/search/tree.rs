@@ -60,7 +60,7 @@ static LMR: [[u8; 64]; 64] = {
     while d < 64 {
         let mut m = 1;
         while m < 64 {
-            let r = 819 + ln_q10(d as u64) * ln_q10(m as u64) / 2253;
+            let r = 819 + ln_q10(d as u64) * ln_q10(m as u64) / 1800;
             t[d][m] = (r / 1024) as u8;
             m += 1;
         }
