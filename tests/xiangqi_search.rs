@@ -298,3 +298,21 @@ fn repetitions_in_the_game_history_are_handled() {
         out.score
     );
 }
+
+#[test]
+fn searcher_can_move_to_an_engine_thread() {
+    fn send<T: Send>(_: &T) {}
+    let searcher = Searcher::new(1, 1);
+    send(&searcher);
+    let handle = std::thread::spawn(move || {
+        let mut searcher = searcher;
+        searcher.set_threads(2);
+        searcher.set_hash_mb(2);
+        let control = SearchControl::new(&depth(3));
+        let game = Game::new(Position::startpos());
+        searcher
+            .search(&game, &SearchParams::default(), &control, &mut |_| {})
+            .best
+    });
+    assert!(handle.join().expect("search thread").is_some());
+}
