@@ -588,7 +588,7 @@ impl<'a> Worker<'a> {
                 && !self.stack[ply - 1].null
                 && null_move_allowed(&self.pos, us)
             {
-                let r = 3 + depth / 4 + ((eval - beta) / 300).min(3);
+                let r = 4 + depth / 3 + ((eval - beta) / 200).min(3);
                 self.stack[ply].mv = None;
                 self.stack[ply].null = true;
                 self.stack[ply].piece = Piece::EMPTY;
