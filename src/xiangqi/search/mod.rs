@@ -58,7 +58,8 @@ impl Default for SearchParams {
 }
 
 /// What the transposition table knows about a position (for UCCI `probe` / `pophash`).
-/// Scores are in reported centipawns, from the side to move's point of view.
+/// Scores are in reported centipawns, from the side to move's point of view; a mate score
+/// keeps the internal form `±(30000 - plies to mate)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HashProbe {
     /// The stored best move, if it is legal here.
