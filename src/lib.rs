@@ -2,4 +2,5 @@
 //! with match-running and rules tools for people and scripts.
 
 pub mod engine;
+pub mod tournament;
 pub mod xiangqi;

@@ -1,0 +1,4 @@
+//! `qilin match`: runs engine-versus-engine matches between any engines that speak UCCI, UCI
+//! or Piskvork, adjudicated by Qilin's own referees.
+
+pub mod stats;
