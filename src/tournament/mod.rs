@@ -1,4 +1,5 @@
 //! `qilin match`: runs engine-versus-engine matches between any engines that speak UCCI, UCI
 //! or Piskvork, adjudicated by Qilin's own referees.
 
+pub mod args;
 pub mod stats;
