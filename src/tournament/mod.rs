@@ -2,4 +2,6 @@
 //! or Piskvork, adjudicated by Qilin's own referees.
 
 pub mod args;
+pub mod player;
+pub mod process;
 pub mod stats;
