@@ -2,6 +2,9 @@
 //! or Piskvork, adjudicated by Qilin's own referees.
 
 pub mod args;
+pub mod clock;
+pub mod openings;
 pub mod player;
 pub mod process;
+pub mod referee;
 pub mod stats;
