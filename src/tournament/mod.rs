@@ -3,6 +3,7 @@
 
 pub mod args;
 pub mod clock;
+pub mod game;
 pub mod openings;
 pub mod player;
 pub mod process;

@@ -349,8 +349,12 @@ impl Player {
         {
             *guard = Some(player.protocol);
         }
-        if player.protocol != Protocol::Piskvork {
-            player.set_options(spec, deadline)?;
+        if player.protocol != Protocol::Piskvork
+            && let Err(mut error) = player.set_options(spec, deadline)
+        {
+            player.process.kill();
+            error.kind = FailureKind::Start;
+            return Err(error);
         }
         Ok(player)
     }
@@ -358,6 +362,12 @@ impl Player {
     /// The protocol in use.
     pub fn protocol(&self) -> Protocol {
         self.protocol
+    }
+
+    /// Marks the engine for replacement after this game (it played an illegal move or ran
+    /// out of time, so its state is not to be trusted).
+    pub fn mark_unhealthy(&mut self) {
+        self.healthy = false;
     }
 
     /// False once the engine failed in a way that needs a new process.
