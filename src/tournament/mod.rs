@@ -9,3 +9,4 @@ pub mod player;
 pub mod process;
 pub mod referee;
 pub mod stats;
+pub mod record;
