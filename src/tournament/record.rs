@@ -78,7 +78,12 @@ fn json_string(text: &str) -> String {
 impl GameRecord {
     /// The moves as one space-separated string.
     pub fn moves_text(&self) -> String {
-        let moves: Vec<&str> = self.game.moves.iter().map(|m| m.notation.as_str()).collect();
+        let moves: Vec<&str> = self
+            .game
+            .moves
+            .iter()
+            .map(|m| m.notation.as_str())
+            .collect();
         moves.join(" ")
     }
 
@@ -88,18 +93,35 @@ impl GameRecord {
         push_field(&mut out, "game", &self.number.to_string());
         push_field(&mut out, "round", &self.round.to_string());
         for seat in 0..2 {
-            push_field(&mut out, self.colours[seat], &json_string(&self.names[seat]));
+            push_field(
+                &mut out,
+                self.colours[seat],
+                &json_string(&self.names[seat]),
+            );
         }
         push_field(&mut out, "opening", &json_string(&self.opening.describe()));
-        let name = self.opening.name.as_deref().map_or("null".to_string(), json_string);
+        let name = self
+            .opening
+            .name
+            .as_deref()
+            .map_or("null".to_string(), json_string);
         push_field(&mut out, "opening_name", &name);
         push_field(&mut out, "fen", &json_string(&self.root));
         let book = self.game.moves.iter().filter(|m| m.book).count();
         push_field(&mut out, "book_plies", &book.to_string());
         push_field(&mut out, "moves", &json_string(&self.moves_text()));
-        push_field(&mut out, "result", &json_string(self.game.end.result.as_str()));
+        push_field(
+            &mut out,
+            "result",
+            &json_string(self.game.end.result.as_str()),
+        );
         push_field(&mut out, "reason", &json_string(&self.game.end.reason));
-        let detail = self.game.end.detail.as_deref().map_or("null".to_string(), json_string);
+        let detail = self
+            .game
+            .end
+            .detail
+            .as_deref()
+            .map_or("null".to_string(), json_string);
         push_field(&mut out, "detail", &detail);
         push_field(&mut out, "plies", &self.game.moves.len().to_string());
         for seat in 0..2 {
@@ -125,7 +147,11 @@ impl GameRecord {
         tag(&mut out, "Event", event);
         tag(&mut out, "Site", "?");
         tag(&mut out, "Date", &today());
-        tag(&mut out, "Round", &format!("{}.{}", self.round, self.number));
+        tag(
+            &mut out,
+            "Round",
+            &format!("{}.{}", self.round, self.number),
+        );
         tag(&mut out, "Red", &self.names[0]);
         tag(&mut out, "Black", &self.names[1]);
         tag(&mut out, "Result", self.game.end.result.as_str());
@@ -217,7 +243,8 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let day_of_era = z.rem_euclid(146_097);
-    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
     let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
     let mp = (5 * day_of_year + 2) / 153;
     let day = (day_of_year - (153 * mp + 2) / 5 + 1) as u32;
@@ -263,7 +290,13 @@ mod tests {
             root: "R w".to_string(),
             game: PlayedGame {
                 moves: vec![
-                    MoveRecord { notation: "h2e2".into(), book: true, score: None, depth: None, time_ms: 0 },
+                    MoveRecord {
+                        notation: "h2e2".into(),
+                        book: true,
+                        score: None,
+                        depth: None,
+                        time_ms: 0,
+                    },
                     MoveRecord {
                         notation: "h9g7".into(),
                         book: false,
@@ -272,7 +305,11 @@ mod tests {
                         time_ms: 120,
                     },
                 ],
-                end: GameEnd { result: GameResult::Win(1), reason: "timeout".into(), detail: Some("slow".into()) },
+                end: GameEnd {
+                    result: GameResult::Win(1),
+                    reason: "timeout".into(),
+                    detail: Some("slow".into()),
+                },
                 time_used_ms: [0, 120],
             },
         };
@@ -286,6 +323,9 @@ mod tests {
         let pgn = record.to_pgn("test");
         assert!(pgn.contains("[Result \"0-1\"]"));
         assert!(pgn.contains("[Red \"b\\\"x\"]"));
-        assert!(pgn.contains("1. H2-E2 {book} H9-G7 {-0.25/5 0.120s} 0-1"), "{pgn}");
+        assert!(
+            pgn.contains("1. H2-E2 {book} H9-G7 {-0.25/5 0.120s} 0-1"),
+            "{pgn}"
+        );
     }
 }
