@@ -35,3 +35,4 @@ pub fn main(args: &[String]) -> i32 {
         }
     }
 }
+pub mod test_engine;

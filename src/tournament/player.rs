@@ -331,8 +331,8 @@ impl Player {
         };
         let deadline = Instant::now() + setup.max_wait;
         let handshake = match protocol {
-            Some(Protocol::Ucci) => player.handshake_ucci(deadline, false),
-            Some(Protocol::Uci { .. }) => player.handshake_uci(deadline, false),
+            Some(Protocol::Ucci) => player.handshake_ucci(deadline),
+            Some(Protocol::Uci { .. }) => player.handshake_uci(deadline),
             Some(Protocol::Piskvork) => player.handshake_piskvork(setup, deadline),
             None => player.detect(spec, deadline),
         };
@@ -435,30 +435,23 @@ impl Player {
         }
     }
 
-    fn handshake_ucci(
-        &mut self,
-        deadline: Instant,
-        already_sent: bool,
-    ) -> Result<(), EngineFailure> {
-        self.protocol = Protocol::Ucci;
-        if !already_sent {
-            self.send("ucci")?;
-        }
+    fn handshake_ucci(&mut self, deadline: Instant) -> Result<(), EngineFailure> {
+        self.send("ucci")?;
         self.wait_for("ucciok", deadline)?;
+        self.finish_ucci_handshake()
+    }
+
+    /// After `ucciok`: switch to milliseconds when the engine can.
+    fn finish_ucci_handshake(&mut self) -> Result<(), EngineFailure> {
+        self.protocol = Protocol::Ucci;
         if self.ucci_milliseconds {
             self.send("setoption usemillisec true")?;
         }
         Ok(())
     }
 
-    fn handshake_uci(
-        &mut self,
-        deadline: Instant,
-        already_sent: bool,
-    ) -> Result<(), EngineFailure> {
-        if !already_sent {
-            self.send("uci")?;
-        }
+    fn handshake_uci(&mut self, deadline: Instant) -> Result<(), EngineFailure> {
+        self.send("uci")?;
         self.wait_for("uciok", deadline)
     }
 
@@ -468,7 +461,7 @@ impl Player {
         loop {
             match self.process.receive(probe_deadline) {
                 Ok((line, _)) => match line.split_whitespace().next() {
-                    Some("ucciok") => return self.handshake_ucci(deadline, true).map(|()| ()),
+                    Some("ucciok") => return self.finish_ucci_handshake(),
                     Some("id") | Some("option") => self.note_handshake_line(&line),
                     _ => break,
                 },
@@ -490,7 +483,7 @@ impl Player {
                     };
                     return Ok(());
                 }
-                Some("ucciok") => return self.handshake_ucci(deadline, true),
+                Some("ucciok") => return self.finish_ucci_handshake(),
                 _ => self.note_handshake_line(&line),
             }
         }

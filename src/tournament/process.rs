@@ -187,15 +187,16 @@ impl EngineProcess {
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(io::Error::new(io::ErrorKind::BrokenPipe, "engine closed"));
         };
-        let result = stdin
-            .write_all(line.as_bytes())
-            .and_then(|()| stdin.write_all(b"\n"))
-            .and_then(|()| stdin.flush());
-        let at = Instant::now();
+        // Logged first, so that the log never shows a reply before its command.
         if let Some(log) = &self.log {
-            log.record(&self.name, self.child.id(), '>', line, at);
+            log.record(&self.name, self.child.id(), '>', line, Instant::now());
         }
-        result.map(|()| at)
+        let mut message = Vec::with_capacity(line.len() + 1);
+        message.extend_from_slice(line.as_bytes());
+        message.push(b'\n');
+        stdin.write_all(&message)?;
+        stdin.flush()?;
+        Ok(Instant::now())
     }
 
     /// The next line and its arrival time, waiting at most until `deadline`.

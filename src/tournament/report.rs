@@ -106,7 +106,8 @@ impl PairStats {
 
 fn signed(value: f64) -> String {
     if value.is_finite() {
-        format!("{value:+.1}")
+        // Adding zero turns -0.0 into 0.0.
+        format!("{:+.1}", value + 0.0)
     } else if value > 0.0 {
         "+inf".to_string()
     } else {
