@@ -413,7 +413,7 @@ fn sprt_stops_a_decided_match() {
     let output = run_match(&args);
     assert!(output.status.success());
     let played = read_results(&results).len();
-    assert!(played < 400 && played >= 4, "{played}");
+    assert!((4..400).contains(&played), "{played}");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("H1 accepted"), "{stdout}");
     assert!(stdout.contains("pentanomial model"), "{stdout}");

@@ -210,7 +210,7 @@ fn parse_number<T: std::str::FromStr>(flag: &str, text: &str) -> Result<T, ArgEr
 /// Parses seconds given as a decimal (`60`, `0.5`) into milliseconds.
 fn parse_seconds_ms(flag: &str, text: &str) -> Result<u64, ArgError> {
     let seconds: f64 = parse_number(flag, text)?;
-    if !seconds.is_finite() || seconds < 0.0 || seconds > 1e9 {
+    if !seconds.is_finite() || !(0.0..=1e9).contains(&seconds) {
         return error(format!("{flag}: '{text}' is not a valid number of seconds"));
     }
     Ok((seconds * 1000.0).round() as u64)

@@ -92,7 +92,7 @@ impl GameClocks {
             let left = self.remaining_ms[seat].saturating_sub(elapsed_ms);
             let mut next = left.saturating_add(clock.increment_ms);
             if let Some(moves) = clock.moves
-                && self.moves_made[seat] % moves == 0
+                && self.moves_made[seat].is_multiple_of(moves)
             {
                 next = next.saturating_add(clock.base_ms);
             }

@@ -631,10 +631,10 @@ impl Player {
                 } else if let Some(nodes) = time.nodes {
                     go += &format!(" nodes {nodes}");
                 }
-                if request.clock.is_some() || time.movetime_ms.is_some() {
-                    if let Some(depth) = time.depth {
-                        go += &format!(" depth {depth}");
-                    }
+                if (request.clock.is_some() || time.movetime_ms.is_some())
+                    && let Some(depth) = time.depth
+                {
+                    go += &format!(" depth {depth}");
                 }
             }
             _ => {

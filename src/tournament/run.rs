@@ -70,7 +70,7 @@ fn schedule(config: &MatchConfig, pairs: &[[usize; 2]], opening_count: usize) ->
                 let pair_game = (round * config.games + game) as usize;
                 let slot = pair_game / config.repeat as usize;
                 let opening = order.get(slot % opening_count.max(1)).copied().unwrap_or(0);
-                let seats = if pair_game % 2 == 0 {
+                let seats = if pair_game.is_multiple_of(2) {
                     *engines
                 } else {
                     [engines[1], engines[0]]
@@ -266,7 +266,7 @@ pub fn run_match(config: &MatchConfig) -> Result<i32, SetupError> {
             .transpose()?,
     };
     let pairs = engine_pairs(config);
-    let model = if config.repeat % 2 == 0 {
+    let model = if config.repeat.is_multiple_of(2) {
         Model::Pentanomial
     } else {
         Model::Trinomial
