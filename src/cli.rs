@@ -10,6 +10,8 @@ pub fn run(args: &[String]) -> i32 {
     match args.first().map(String::as_str) {
         Some("perft") => perft_command(&args[1..]),
         Some("referee") => referee_command(&args[1..]),
+        Some("match") => crate::tournament::main(&args[1..]),
+        Some("test-engine") => crate::tournament::test_engine::test_engine_main(&args[1..]),
         Some(other) => {
             eprintln!("qilin: unknown subcommand '{other}' (try: perft, referee, bench, match)");
             2

@@ -209,6 +209,7 @@ pub fn play_game(
             let request = MoveRequest {
                 root: referee.root(),
                 moves: referee.moves(),
+                since_capture: referee.since_last_capture(),
                 seat,
                 clock: clocks.reading(seat),
                 match_time_left_ms: clocks.match_time_left_ms(seat),

@@ -133,6 +133,9 @@ pub struct MoveRequest<'a> {
     pub root: &'a str,
     /// Every move since `root`, in the game's notation.
     pub moves: &'a [String],
+    /// Xiangqi: the position after the last capture and the moves since (sent to UCCI
+    /// engines, as UCCI GUIs do).
+    pub since_capture: (&'a str, &'a [String]),
     /// Seat of the engine to move: 0 for the first colour (red, or Gomoku's black).
     pub seat: usize,
     /// Game clocks under `--tc`.
@@ -677,10 +680,14 @@ impl Player {
                 ranks_one_based: true
             }
         );
-        let mut position = format!("position fen {}", request.root);
-        if !request.moves.is_empty() {
+        let (root, moves) = match self.protocol {
+            Protocol::Ucci => request.since_capture,
+            _ => (request.root, request.moves),
+        };
+        let mut position = format!("position fen {root}");
+        if !moves.is_empty() {
             position += " moves";
-            for mv in request.moves {
+            for mv in moves {
                 position.push(' ');
                 if one_based {
                     position += &ranks_to_one_based(mv);
