@@ -1,0 +1,701 @@
+//! The engine thread: owns the game, the options and the searcher, and runs the idle /
+//! thinking state machine. While a search runs it answers `isready`, `stop`, `ponderhit`,
+//! `quit` (and `d`) at once, refuses a second `go`, and queues everything else with a
+//! message (silently in UCCI batch mode, or once `stop` was sent, since the search is then
+//! about to end). Nothing is dropped without a word.
+
+use std::collections::VecDeque;
+use std::io::Write;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, Sender, never, select};
+
+use super::command::{
+    ClockSpec, Command, GoCmd, OptionSetting, ParseError, PositionBase, PositionCmd, Protocol,
+};
+use super::{DEFAULT_HASH_MB, Input, Options, SearchParams, Searcher, ucci, uci};
+use crate::engine::{Clock, Limits, Score, SearchControl, SearchInfo, SearchOutcome};
+use crate::xiangqi::{Game, Move, Position};
+
+/// What the search (or perft) thread sends back.
+enum Event {
+    /// A progress report.
+    Info(SearchInfo<Move>),
+    /// The search ended: the searcher comes home with the result.
+    Done(Box<Searcher>, SearchOutcome<Move>),
+    /// The search thread panicked (a bug): the searcher is lost.
+    Crashed(String),
+    /// A `go perft` finished.
+    Perft(Vec<(Move, u64)>, u64),
+}
+
+/// What is running on the worker thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum JobKind {
+    Search,
+    Perft,
+}
+
+/// The running job.
+struct Job {
+    kind: JobKind,
+    control: Arc<SearchControl>,
+    /// `go infinite` / UCCI `depth infinite`: only `stop` ends it.
+    infinite: bool,
+    /// UCCI: the opponent offered a draw (`go draw`, `ponderhit draw`).
+    draw_offered: bool,
+    /// `stop` (or end of input) was sent: commands now wait silently.
+    stopping: bool,
+    /// A legal move to fall back on if the search thread dies.
+    fallback: Option<Move>,
+}
+
+/// The engine thread's state.
+pub(crate) struct Session<W: Write> {
+    input: Receiver<Input>,
+    events_tx: Sender<Event>,
+    events_rx: Receiver<Event>,
+    out: W,
+    protocol: Option<Protocol>,
+    options: Options,
+    game: Arc<Game>,
+    banned: Vec<Move>,
+    searcher: Option<Searcher>,
+    job: Option<Job>,
+    queue: VecDeque<(Command, Instant)>,
+    eof: bool,
+    quit: bool,
+}
+
+impl<W: Write> Session<W> {
+    /// A session reading `input` and writing protocol lines to `out`.
+    pub(crate) fn new(input: Receiver<Input>, out: W) -> Session<W> {
+        let (events_tx, events_rx) = crossbeam_channel::unbounded();
+        let options = Options::default();
+        let searcher = Searcher::new(options.hash_mb, options.threads);
+        Session {
+            input,
+            events_tx,
+            events_rx,
+            out,
+            protocol: None,
+            options,
+            game: Arc::new(Game::new(Position::startpos())),
+            banned: Vec::new(),
+            searcher: Some(searcher),
+            job: None,
+            queue: VecDeque::new(),
+            eof: false,
+            quit: false,
+        }
+    }
+
+    /// Runs until `quit` or the end of input (after the last search finished). Returns the
+    /// exit code.
+    pub(crate) fn run(mut self) -> i32 {
+        loop {
+            if self.quit {
+                return 0;
+            }
+            if self.job.is_none() {
+                if let Some((cmd, at)) = self.queue.pop_front() {
+                    self.idle_command(cmd, at);
+                    continue;
+                }
+                if self.eof {
+                    return 0;
+                }
+            }
+            let input = if self.eof {
+                never()
+            } else {
+                self.input.clone()
+            };
+            let events = self.events_rx.clone();
+            let timeout = self.watchdog_timeout();
+            select! {
+                recv(input) -> msg => match msg {
+                    Ok(item) => self.on_input(item),
+                    Err(_) => self.on_eof(),
+                },
+                recv(events) -> ev => if let Ok(ev) = ev {
+                    self.on_event(ev);
+                },
+                default(timeout) => self.on_watchdog(),
+            }
+        }
+    }
+
+    // ----- output -------------------------------------------------------------------------
+
+    /// Writes one line and flushes it. A closed stdout means the GUI is gone: quit.
+    fn emit(&mut self, line: &str) {
+        let ok = writeln!(self.out, "{line}").and_then(|()| self.out.flush());
+        if ok.is_err() {
+            self.quit = true;
+        }
+    }
+
+    /// A message for the GUI's log: `info string` (UCI, UCCI), `MESSAGE` (Piskvork).
+    fn message(&mut self, text: &str) {
+        let line = match self.protocol {
+            Some(Protocol::Piskvork) => format!("MESSAGE {text}"),
+            _ => format!("info string {text}"),
+        };
+        self.emit(&line);
+    }
+
+    /// Reports bad input. Piskvork has its own `UNKNOWN`/`ERROR` answers.
+    fn error(&mut self, error: &ParseError) {
+        match (self.protocol, error) {
+            (Some(Protocol::Piskvork), ParseError::UnknownCommand(_)) => {
+                self.emit(&format!("UNKNOWN {error}"));
+            }
+            (Some(Protocol::Piskvork), _) => self.emit(&format!("ERROR {error}")),
+            _ => self.emit(&format!("info string error: {error}")),
+        }
+    }
+
+    /// Reports a command refused or failed in the current state.
+    fn refuse(&mut self, text: &str) {
+        match self.protocol {
+            Some(Protocol::Piskvork) => self.emit(&format!("ERROR {text}")),
+            _ => self.emit(&format!("info string error: {text}")),
+        }
+    }
+
+    // ----- input dispatch -----------------------------------------------------------------
+
+    fn on_input(&mut self, item: Input) {
+        match item {
+            Input::Detected(p) => self.protocol = Some(p),
+            Input::Command(cmd, at) => {
+                if self.job.is_some() {
+                    self.busy_command(cmd, at);
+                } else {
+                    self.idle_command(cmd, at);
+                }
+            }
+            Input::Bad(e) => self.error(&e),
+            Input::Eof => self.on_eof(),
+        }
+    }
+
+    /// End of input: finite searches finish and print their move; searches that only `stop`
+    /// would end are stopped. Then the session ends.
+    fn on_eof(&mut self) {
+        self.eof = true;
+        if let Some(job) = self.job.as_mut()
+            && (job.infinite || job.control.pondering())
+        {
+            job.stopping = true;
+            job.control.stop();
+        }
+    }
+
+    fn on_event(&mut self, event: Event) {
+        match event {
+            Event::Info(info) => self.report_info(&info),
+            Event::Done(searcher, outcome) => {
+                self.searcher = Some(*searcher);
+                let draw_offered = self.job.as_ref().is_some_and(|j| j.draw_offered);
+                self.job = None;
+                self.report_outcome(&outcome, draw_offered);
+            }
+            Event::Crashed(why) => {
+                let fallback = self.job.as_ref().and_then(|j| j.fallback);
+                self.job = None;
+                self.message(&format!("search failed ({why}); playing a legal move"));
+                self.searcher = Some(Searcher::new(self.options.hash_mb, self.options.threads));
+                let outcome = SearchOutcome {
+                    best: fallback,
+                    ponder: None,
+                    score: Score::Cp(0),
+                    depth: 0,
+                    nodes: 0,
+                };
+                self.report_outcome(&outcome, false);
+            }
+            Event::Perft(divide, total) => {
+                self.job = None;
+                for (m, n) in divide {
+                    self.emit(&format!("{m}: {n}"));
+                }
+                self.emit("");
+                self.emit(&format!("Nodes searched: {total}"));
+            }
+        }
+    }
+
+    /// How long to sleep before the time manager's hard deadline needs enforcing here too (a
+    /// safety net behind the search's own checks).
+    fn watchdog_timeout(&self) -> Duration {
+        const IDLE: Duration = Duration::from_secs(3600);
+        match &self.job {
+            Some(job)
+                if job.kind == JobKind::Search
+                    && !job.infinite
+                    && !job.stopping
+                    && !job.control.pondering()
+                    && job.control.hard_ms() != u64::MAX =>
+            {
+                let left = job
+                    .control
+                    .hard_ms()
+                    .saturating_sub(job.control.clock_elapsed_ms());
+                Duration::from_millis(left + 1)
+            }
+            _ => IDLE,
+        }
+    }
+
+    fn on_watchdog(&mut self) {
+        if let Some(job) = self.job.as_mut()
+            && job.kind == JobKind::Search
+            && !job.infinite
+            && !job.control.pondering()
+            && job.control.clock_elapsed_ms() >= job.control.hard_ms()
+        {
+            job.stopping = true;
+            job.control.stop();
+        }
+    }
+
+    // ----- thinking state -----------------------------------------------------------------
+
+    fn busy_command(&mut self, cmd: Command, at: Instant) {
+        let batch = self.options.batch;
+        let Some(job) = self.job.as_mut() else {
+            return self.idle_command(cmd, at);
+        };
+        match cmd {
+            Command::IsReady => self.emit("readyok"),
+            Command::Stop => {
+                if job.kind == JobKind::Perft {
+                    self.message("perft cannot be interrupted; it ends by itself");
+                } else {
+                    job.stopping = true;
+                    job.control.stop();
+                }
+            }
+            Command::PonderHit { draw_offered } => {
+                if job.control.pondering() {
+                    job.draw_offered |= draw_offered;
+                    job.control.ponderhit();
+                } else {
+                    self.refuse("ponderhit: the search is not pondering; ignored");
+                }
+            }
+            Command::Quit => {
+                job.control.stop();
+                self.do_quit();
+            }
+            Command::Display => self.display(),
+            Command::Go(_) | Command::Perft(_) if !(batch || job.stopping) => {
+                let name = cmd.name();
+                self.refuse(&format!(
+                    "already thinking: '{name}' refused (send 'stop' first)"
+                ));
+            }
+            Command::GomokuEnd => self.do_quit(),
+            other => {
+                if !(batch || job.stopping) {
+                    let name = other.name();
+                    self.message(&format!(
+                        "busy thinking: '{name}' will be handled when the search ends"
+                    ));
+                }
+                self.queue.push_back((other, at));
+            }
+        }
+    }
+
+    fn do_quit(&mut self) {
+        if self.protocol == Some(Protocol::Ucci) {
+            self.emit("bye");
+        }
+        self.quit = true;
+    }
+
+    // ----- idle state ---------------------------------------------------------------------
+
+    fn idle_command(&mut self, cmd: Command, at: Instant) {
+        match cmd {
+            Command::Handshake(p) => self.handshake(p),
+            Command::IsReady => self.emit("readyok"),
+            Command::SetOption(setting) => self.set_option(setting),
+            Command::Position(p) => match build_game(&p) {
+                Ok(game) => {
+                    self.game = Arc::new(game);
+                    self.banned.clear();
+                }
+                Err(why) => self.refuse(&format!("{why}; position unchanged")),
+            },
+            Command::BanMoves(moves) => self.ban_moves(moves),
+            Command::Go(go) => self.go(go, at),
+            Command::Perft(depth) => self.perft(depth),
+            Command::PonderHit { .. } => self.refuse("ponderhit: no search is running; ignored"),
+            Command::Stop => match self.protocol {
+                Some(Protocol::Ucci) => self.emit("nobestmove"),
+                _ => self.message("stop: no search is running"),
+            },
+            Command::Probe(p) => self.probe(&p),
+            Command::NewGame => {
+                if let Some(s) = self.searcher.as_mut() {
+                    s.clear();
+                }
+                self.banned.clear();
+            }
+            Command::Display => self.display(),
+            Command::Quit | Command::GomokuEnd => self.do_quit(),
+            Command::Gomoku { answer } => {
+                if answer {
+                    self.emit("ERROR Gomoku is not supported yet (Qilin plays Xiangqi over UCCI and UCI)");
+                }
+            }
+        }
+    }
+
+    fn handshake(&mut self, asked: Protocol) {
+        match self.protocol {
+            Some(p) if p == asked => {
+                let lines = match p {
+                    Protocol::Ucci => ucci::handshake(&self.options),
+                    _ => uci::handshake(&self.options),
+                };
+                for line in lines {
+                    self.emit(&line);
+                }
+            }
+            Some(p) => {
+                let word = if asked == Protocol::Ucci { "ucci" } else { "uci" };
+                self.message(&format!(
+                    "this session speaks {}; '{word}' ignored",
+                    p.name()
+                ));
+            }
+            None => {}
+        }
+    }
+
+    fn set_option(&mut self, setting: OptionSetting) {
+        match setting {
+            OptionSetting::Hash(mb) => {
+                let mb = if mb == 0 { DEFAULT_HASH_MB } else { mb };
+                self.options.hash_mb = mb;
+                if let Some(s) = self.searcher.as_mut() {
+                    s.set_hash_mb(mb);
+                }
+            }
+            OptionSetting::Threads(n) => {
+                let n = if n == 0 {
+                    std::thread::available_parallelism().map_or(1, |n| n.get())
+                } else {
+                    n
+                };
+                self.options.threads = n;
+                if let Some(s) = self.searcher.as_mut() {
+                    s.set_threads(n);
+                }
+            }
+            OptionSetting::MultiPv(n) => self.options.multipv = n,
+            OptionSetting::Ponder(b) => self.options.ponder = b,
+            OptionSetting::MoveOverhead(ms) => self.options.move_overhead_ms = ms,
+            OptionSetting::ClearHash => {
+                if let Some(s) = self.searcher.as_mut() {
+                    s.clear();
+                }
+            }
+            OptionSetting::UseMillisec(b) => self.options.usemillisec = b,
+            OptionSetting::Batch(b) => self.options.batch = b,
+            OptionSetting::Debug(b) => self.options.debug = b,
+            OptionSetting::Randomness(r) => self.options.randomness = r,
+            OptionSetting::UseBook(b) => {
+                self.options.usebook = b;
+                if b {
+                    self.message("usebook: Qilin has no opening book yet; searching instead");
+                }
+            }
+            OptionSetting::BookFiles(files) => self.options.bookfiles = files,
+            OptionSetting::Variant(v) => {
+                if !v.eq_ignore_ascii_case("xiangqi") {
+                    self.message(&format!(
+                        "UCI_Variant '{v}' ignored: Qilin plays xiangqi only"
+                    ));
+                }
+            }
+            OptionSetting::Ignored(name) => {
+                self.message(&format!("option '{name}' is not used by Qilin; ignored"));
+            }
+        }
+        if self.options.debug {
+            let text = format!("options now {:?}", self.options);
+            self.message(&text);
+        }
+    }
+
+    fn ban_moves(&mut self, moves: Vec<Move>) {
+        let pos = self.game.position();
+        let not_legal: Vec<String> = moves
+            .iter()
+            .filter(|&&m| !pos.is_legal(m))
+            .map(|m| m.to_string())
+            .collect();
+        if !not_legal.is_empty() {
+            let text = format!(
+                "banmoves: {} not legal here (banned anyway)",
+                not_legal.join(" ")
+            );
+            self.message(&text);
+        }
+        self.banned = moves;
+    }
+
+    fn no_move(&mut self) {
+        match self.protocol {
+            Some(Protocol::Ucci) => self.emit("nobestmove"),
+            _ => self.emit("bestmove (none)"),
+        }
+    }
+
+    /// Converts `go` into engine limits and starts the search thread.
+    fn go(&mut self, go: GoCmd, at: Instant) {
+        let ucci = self.protocol == Some(Protocol::Ucci);
+        if ucci && go.depth == Some(0) {
+            // Static evaluation only: nothing is searched, no move is chosen.
+            return self.emit("nobestmove");
+        }
+        let pos = self.game.position();
+        let legal: Vec<Move> = pos.legal_moves().iter().copied().collect();
+        let mut searchmoves: Vec<Move> = go
+            .searchmoves
+            .iter()
+            .copied()
+            .filter(|m| legal.contains(m))
+            .collect();
+        if !go.searchmoves.is_empty() && searchmoves.is_empty() {
+            self.message("go: no legal move among 'searchmoves'; searching all moves");
+        }
+        let banned = if ucci { self.banned.clone() } else { Vec::new() };
+        let allowed: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| !banned.contains(m))
+            .filter(|m| searchmoves.is_empty() || searchmoves.contains(m))
+            .collect();
+        let Some(&fallback) = allowed.first() else {
+            return self.no_move();
+        };
+        let side_is_red = pos.side_to_move() == crate::xiangqi::Color::Red;
+        let mut limits = Limits {
+            depth: go.depth.map(|d| d.max(1)),
+            nodes: go.nodes,
+            movetime_ms: go.movetime_ms,
+            clock: None,
+            mate_moves: go.mate,
+            infinite: go.infinite,
+            ponder: go.ponder,
+            move_overhead_ms: self.options.move_overhead_ms,
+        };
+        match go.clock {
+            ClockSpec::None => {}
+            ClockSpec::Uci {
+                red_ms,
+                black_ms,
+                red_inc_ms,
+                black_inc_ms,
+                movestogo,
+            } => {
+                let (time, inc) = if side_is_red {
+                    (red_ms, red_inc_ms)
+                } else {
+                    (black_ms, black_inc_ms)
+                };
+                match time {
+                    Some(time_ms) => {
+                        limits.clock = Some(Clock {
+                            time_ms,
+                            inc_ms: inc.unwrap_or(0),
+                            movestogo,
+                        })
+                    }
+                    None if limits.depth.is_none()
+                        && limits.nodes.is_none()
+                        && limits.movetime_ms.is_none()
+                        && limits.mate_moves.is_none() =>
+                    {
+                        self.message("go: no clock for the side to move; thinking until 'stop'");
+                        limits.infinite = true;
+                    }
+                    None => {}
+                }
+            }
+            ClockSpec::Ucci {
+                time,
+                movestogo,
+                increment,
+                opptime: _,
+            } => {
+                let ms = self.options.usemillisec;
+                limits.clock = Some(Clock {
+                    time_ms: time.to_ms(ms),
+                    inc_ms: increment.map_or(0, |i| i.to_ms(ms)),
+                    movestogo,
+                });
+            }
+        }
+        let params = SearchParams {
+            multipv: if ucci { 1 } else { self.options.multipv },
+            banned,
+            searchmoves,
+            randomness: self.options.randomness,
+        };
+        let control = Arc::new(SearchControl::with_origin(&limits, at));
+        let Some(searcher) = self.searcher.take() else {
+            return self.refuse("internal: the searcher is busy");
+        };
+        let game = Arc::clone(&self.game);
+        let tx = self.events_tx.clone();
+        let thread_control = Arc::clone(&control);
+        let spawned = std::thread::Builder::new()
+            .name("qilin-search".into())
+            .spawn(move || search_thread(searcher, game, params, thread_control, tx));
+        if let Err(e) = spawned {
+            self.searcher = Some(Searcher::new(self.options.hash_mb, self.options.threads));
+            return self.refuse(&format!("cannot start the search thread: {e}"));
+        }
+        self.job = Some(Job {
+            kind: JobKind::Search,
+            control,
+            infinite: limits.infinite,
+            draw_offered: go.draw_offered,
+            stopping: false,
+            fallback: Some(fallback),
+        });
+    }
+
+    fn perft(&mut self, depth: u32) {
+        let mut pos = self.game.position().clone();
+        let tx = self.events_tx.clone();
+        let spawned = std::thread::Builder::new()
+            .name("qilin-perft".into())
+            .spawn(move || {
+                let (divide, total) = crate::xiangqi::perft::perft_divide(&mut pos, depth);
+                let _ = tx.send(Event::Perft(divide, total));
+            });
+        match spawned {
+            Ok(_) => {
+                self.job = Some(Job {
+                    kind: JobKind::Perft,
+                    control: Arc::new(SearchControl::new(&Limits::default())),
+                    infinite: false,
+                    draw_offered: false,
+                    stopping: false,
+                    fallback: None,
+                });
+            }
+            Err(e) => self.refuse(&format!("cannot start perft: {e}")),
+        }
+    }
+
+    fn probe(&mut self, p: &PositionCmd) {
+        match build_game(p) {
+            Ok(game) => {
+                let probe = self
+                    .searcher
+                    .as_ref()
+                    .and_then(|s| s.probe(game.position()));
+                let line = ucci::pophash(probe.as_ref());
+                self.emit(&line);
+            }
+            Err(why) => self.refuse(&format!("probe: {why}")),
+        }
+    }
+
+    fn display(&mut self) {
+        let pos = self.game.position();
+        let board = pos.to_string();
+        let fen = pos.fen();
+        let key = pos.key();
+        for line in board.lines() {
+            self.emit(line);
+        }
+        self.emit(&format!("Fen: {fen}"));
+        self.emit(&format!("Key: {key:016X}"));
+    }
+
+    // ----- search reports -----------------------------------------------------------------
+
+    fn report_info(&mut self, info: &SearchInfo<Move>) {
+        match self.protocol {
+            Some(Protocol::Ucci) => {
+                if info.multipv <= 1 {
+                    for line in ucci::info(info) {
+                        self.emit(&line);
+                    }
+                }
+            }
+            _ => {
+                let line = uci::info(info);
+                self.emit(&line);
+            }
+        }
+    }
+
+    fn report_outcome(&mut self, outcome: &SearchOutcome<Move>, draw_offered: bool) {
+        let line = match self.protocol {
+            Some(Protocol::Ucci) => ucci::bestmove(outcome, draw_offered),
+            _ => uci::bestmove(outcome),
+        };
+        self.emit(&line);
+    }
+}
+
+/// The search thread: search, wait for `stop`/`ponderhit` if the protocol says the move may
+/// not be sent yet, then hand the searcher back with the outcome.
+fn search_thread(
+    mut searcher: Searcher,
+    game: Arc<Game>,
+    params: SearchParams,
+    control: Arc<SearchControl>,
+    tx: Sender<Event>,
+) {
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        let mut report = |info: SearchInfo<Move>| {
+            let _ = tx.send(Event::Info(info));
+        };
+        let outcome = searcher.search(&game, &params, &control, &mut report);
+        control.wait_for_release();
+        outcome
+    }));
+    let _ = match result {
+        Ok(outcome) => tx.send(Event::Done(Box::new(searcher), outcome)),
+        Err(panic) => {
+            let why = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "panic".to_string());
+            tx.send(Event::Crashed(why))
+        }
+    };
+}
+
+/// Builds the game a `position` (or `probe`) command describes, or says why it cannot.
+fn build_game(cmd: &PositionCmd) -> Result<Game, String> {
+    let pos = match &cmd.base {
+        PositionBase::Startpos => Position::startpos(),
+        PositionBase::Fen(fen) => {
+            Position::from_fen(fen).map_err(|e| format!("bad FEN '{fen}': {e}"))?
+        }
+    };
+    let mut game = Game::new(pos);
+    for (i, &m) in cmd.moves.iter().enumerate() {
+        if game.play(m).is_err() {
+            return Err(format!("illegal move '{m}' (move {} of the list)", i + 1));
+        }
+    }
+    Ok(game)
+}
