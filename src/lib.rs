@@ -1,5 +1,6 @@
 //! Qilin: a Gomoku and Xiangqi engine that speaks Piskvork, UCCI and UCI over stdin/stdout,
 //! with match-running and rules tools for people and scripts.
 
+pub mod cli;
 pub mod engine;
 pub mod xiangqi;

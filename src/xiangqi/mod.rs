@@ -1,5 +1,13 @@
 //! Xiangqi (Chinese chess): board, FEN, move generation, rules and verdicts, perft.
 
+pub mod fen;
+pub mod movegen;
+pub mod perft;
+pub mod position;
+pub mod tables;
 pub mod types;
 
+pub use fen::{FenError, START_FEN};
+pub use movegen::{GenType, MoveList};
+pub use position::{Bitboard, Position};
 pub use types::{Color, Move, Piece, PieceKind, Square};

@@ -1,0 +1,392 @@
+//! Move generation: pseudo-legal generation from the compile-time tables, a cheap legality
+//! filter (only moves that could expose the king are tried), and an independent
+//! square-by-square legality test for moves that come from outside.
+
+use std::ops::Deref;
+
+use super::position::{Bitboard, Position};
+use super::tables::{
+    ADVISOR_MOVES, ELEPHANT_MOVES, FILE_SLIDES, HORSE_MOVES, KING_MOVES, Leaps, NONE, PAWN_MOVES,
+    RANK_SLIDES,
+};
+use super::types::{Color, Move, Piece, PieceKind, Square};
+
+/// Capacity of a move list: no Xiangqi position has more than 119 pseudo-legal moves.
+pub const MAX_MOVES: usize = 128;
+
+/// A fixed-capacity list of moves, kept on the stack.
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+const FILLER: Move = Move::new(Square::new(0, 0), Square::new(0, 1));
+
+impl MoveList {
+    /// An empty list.
+    #[inline]
+    pub fn new() -> MoveList {
+        MoveList {
+            moves: [FILLER; MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    /// Appends a move. The capacity is never exceeded by generation.
+    #[inline]
+    pub fn push(&mut self, mv: Move) {
+        debug_assert!(self.len < MAX_MOVES);
+        if self.len < MAX_MOVES {
+            self.moves[self.len] = mv;
+            self.len += 1;
+        }
+    }
+
+    /// Removes every move.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Keeps only the moves for which `keep` is true, in order.
+    #[inline]
+    pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len {
+            let mv = self.moves[i];
+            if keep(mv) {
+                self.moves[kept] = mv;
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
+
+    /// Mutable access for in-place reordering (move ordering in search).
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> MoveList {
+        MoveList::new()
+    }
+}
+
+impl Deref for MoveList {
+    type Target = [Move];
+    #[inline]
+    fn deref(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+}
+
+impl std::fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.iter().map(|m| m.to_string()))
+            .finish()
+    }
+}
+
+/// Which moves to generate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GenType {
+    /// Every pseudo-legal move.
+    All,
+    /// Captures only.
+    Captures,
+    /// Non-captures only.
+    Quiets,
+}
+
+#[inline]
+fn pop_square(bb: &mut Bitboard) -> Square {
+    let i = bb.trailing_zeros() as usize;
+    *bb &= *bb - 1;
+    Square::from_index_unchecked(i)
+}
+
+impl Position {
+    #[inline]
+    fn push_leaps(
+        &self,
+        list: &mut MoveList,
+        from: Square,
+        leaps: &Leaps,
+        blockable: bool,
+        kind: GenType,
+    ) {
+        let us = self.side_to_move();
+        for &(to, block) in &leaps.to[..leaps.len as usize] {
+            let to_sq = Square::from_index_unchecked(to as usize);
+            if blockable
+                && !self
+                    .piece_at(Square::from_index_unchecked(block as usize))
+                    .is_empty()
+            {
+                continue;
+            }
+            let target = self.piece_at(to_sq);
+            let ok = match kind {
+                GenType::All => target.is_empty() || target.color() != us,
+                GenType::Captures => !target.is_empty() && target.color() != us,
+                GenType::Quiets => target.is_empty(),
+            };
+            if ok {
+                list.push(Move::new(from, to_sq));
+            }
+        }
+    }
+
+    #[inline]
+    fn push_slides(&self, list: &mut MoveList, from: Square, cannon: bool, kind: GenType) {
+        let us = self.side_to_move();
+        let (file, rank) = (from.file(), from.rank());
+        let rs = &RANK_SLIDES[file][self.rank_occ(rank) as usize];
+        let fs = &FILE_SLIDES[rank][self.file_occ(file) as usize];
+        if kind != GenType::Captures {
+            let mut q = rs.quiet;
+            while q != 0 {
+                let f = q.trailing_zeros() as usize;
+                q &= q - 1;
+                list.push(Move::new(from, Square::new(f, rank)));
+            }
+            let mut q = fs.quiet;
+            while q != 0 {
+                let r = q.trailing_zeros() as usize;
+                q &= q - 1;
+                list.push(Move::new(from, Square::new(file, r)));
+            }
+        }
+        if kind != GenType::Quiets {
+            let (rt, ft) = if cannon {
+                (rs.second, fs.second)
+            } else {
+                (rs.first, fs.first)
+            };
+            for dir in 0..2 {
+                if rt[dir] != NONE {
+                    let to = Square::new(rt[dir] as usize, rank);
+                    if self.piece_at(to).color() != us {
+                        list.push(Move::new(from, to));
+                    }
+                }
+                if ft[dir] != NONE {
+                    let to = Square::new(file, ft[dir] as usize);
+                    if self.piece_at(to).color() != us {
+                        list.push(Move::new(from, to));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Appends the pseudo-legal moves of the side to move (moves that obey each piece's
+    /// movement rules but may leave the own king attacked).
+    pub fn generate_pseudo(&self, list: &mut MoveList, kind: GenType) {
+        let us = self.side_to_move();
+        let c = us.index();
+        let mut bb = self.pieces(us, PieceKind::Chariot);
+        while bb != 0 {
+            let from = pop_square(&mut bb);
+            self.push_slides(list, from, false, kind);
+        }
+        let mut bb = self.pieces(us, PieceKind::Cannon);
+        while bb != 0 {
+            let from = pop_square(&mut bb);
+            self.push_slides(list, from, true, kind);
+        }
+        let mut bb = self.pieces(us, PieceKind::Horse);
+        while bb != 0 {
+            let from = pop_square(&mut bb);
+            self.push_leaps(list, from, &HORSE_MOVES[from.index()], true, kind);
+        }
+        let mut bb = self.pieces(us, PieceKind::Pawn);
+        while bb != 0 {
+            let from = pop_square(&mut bb);
+            self.push_leaps(list, from, &PAWN_MOVES[c][from.index()], false, kind);
+        }
+        let mut bb = self.pieces(us, PieceKind::Elephant);
+        while bb != 0 {
+            let from = pop_square(&mut bb);
+            self.push_leaps(list, from, &ELEPHANT_MOVES[c][from.index()], true, kind);
+        }
+        let mut bb = self.pieces(us, PieceKind::Advisor);
+        while bb != 0 {
+            let from = pop_square(&mut bb);
+            self.push_leaps(list, from, &ADVISOR_MOVES[c][from.index()], false, kind);
+        }
+        let king = self.king_square(us);
+        self.push_leaps(list, king, &KING_MOVES[c][king.index()], false, kind);
+    }
+
+    /// True when the pseudo-legal `mv` leaves the mover's king unattacked (and the kings not
+    /// facing). The board is touched and restored; nothing else changes.
+    #[inline]
+    pub(crate) fn move_is_safe(&mut self, mv: Move) -> bool {
+        let us = self.side_to_move();
+        let from = mv.from();
+        let to = mv.to();
+        let piece = self.piece_at(from);
+        let captured = self.piece_at(to);
+        self.raw_move(from, to, piece, Piece::EMPTY);
+        let king = if piece.kind() == Some(PieceKind::King) {
+            to
+        } else {
+            self.king_square(us)
+        };
+        let attacked = self.is_attacked_by(king, us.flip(), true);
+        self.raw_move(to, from, piece, captured);
+        !attacked
+    }
+
+    /// Fills `list` with the legal moves of the side to move.
+    pub fn generate_legal(&mut self, list: &mut MoveList) {
+        list.clear();
+        self.generate_pseudo(list, GenType::All);
+        self.filter_legal(list);
+    }
+
+    /// Removes the moves of `list` (pseudo-legal for this position) that leave the king
+    /// attacked. Only moves that can matter are tried: king moves, moves from or to the
+    /// king's rank or file, moves from a horse-leg point next to the king, or every move when
+    /// in check.
+    pub fn filter_legal(&mut self, list: &mut MoveList) {
+        let king = self.king_square(self.side_to_move());
+        let in_check = self.in_check();
+        let (kf, kr) = (king.file(), king.rank());
+        let mut kept = 0;
+        for i in 0..list.len {
+            let mv = list.moves[i];
+            let (from, to) = (mv.from(), mv.to());
+            let risky = in_check
+                || from == king
+                || from.file() == kf
+                || from.rank() == kr
+                || to.file() == kf
+                || to.rank() == kr
+                || (from.file().abs_diff(kf) == 1 && from.rank().abs_diff(kr) == 1);
+            if !risky || self.move_is_safe(mv) {
+                list.moves[kept] = mv;
+                kept += 1;
+            }
+        }
+        list.len = kept;
+    }
+
+    /// The legal moves of the side to move (a convenience over `generate_legal`).
+    pub fn legal_moves(&self) -> MoveList {
+        let mut scratch = self.clone();
+        let mut list = MoveList::new();
+        scratch.generate_legal(&mut list);
+        list
+    }
+
+    /// Counts legal moves without keeping them.
+    pub fn count_legal(&mut self) -> usize {
+        let mut list = MoveList::new();
+        self.generate_legal(&mut list);
+        list.len()
+    }
+
+    /// Checks the piece movement rules for `mv` square by square, independently of the
+    /// generator: the mover's piece, the target not its own, the geometry and blocking points.
+    pub fn is_pseudo_legal(&self, mv: Move) -> bool {
+        let us = self.side_to_move();
+        let (from, to) = (mv.from(), mv.to());
+        let piece = self.piece_at(from);
+        let target = self.piece_at(to);
+        if piece.is_empty() || piece.color() != us || (!target.is_empty() && target.color() == us) {
+            return false;
+        }
+        let Some(kind) = piece.kind() else {
+            return false;
+        };
+        let df = to.file() as i32 - from.file() as i32;
+        let dr = to.rank() as i32 - from.rank() as i32;
+        let empty_at = |f: i32, r: i32| {
+            self.piece_at(Square::new(f as usize, r as usize))
+                .is_empty()
+        };
+        let between = || -> Option<usize> {
+            if df != 0 && dr != 0 {
+                return None;
+            }
+            let (sf, sr) = (df.signum(), dr.signum());
+            let steps = df.abs().max(dr.abs());
+            Some(
+                (1..steps)
+                    .filter(|i| !empty_at(from.file() as i32 + sf * i, from.rank() as i32 + sr * i))
+                    .count(),
+            )
+        };
+        match kind {
+            PieceKind::King => df.abs() + dr.abs() == 1 && to.in_palace(us),
+            PieceKind::Advisor => df.abs() == 1 && dr.abs() == 1 && to.in_palace(us),
+            PieceKind::Elephant => {
+                df.abs() == 2
+                    && dr.abs() == 2
+                    && to.on_own_side(us)
+                    && empty_at(from.file() as i32 + df / 2, from.rank() as i32 + dr / 2)
+            }
+            PieceKind::Horse => {
+                let (lf, lr) = match (df.abs(), dr.abs()) {
+                    (1, 2) => (0, dr / 2),
+                    (2, 1) => (df / 2, 0),
+                    _ => return false,
+                };
+                empty_at(from.file() as i32 + lf, from.rank() as i32 + lr)
+            }
+            PieceKind::Chariot => between() == Some(0),
+            PieceKind::Cannon => match between() {
+                Some(0) => target.is_empty(),
+                Some(1) => !target.is_empty(),
+                _ => false,
+            },
+            PieceKind::Pawn => {
+                let forward = if us == Color::Red { 1 } else { -1 };
+                (df == 0 && dr == forward) || (dr == 0 && df.abs() == 1 && !from.on_own_side(us))
+            }
+        }
+    }
+
+    /// Full legality of any move (for moves that come from outside): movement rules, then
+    /// the own king not attacked and the kings not facing afterwards.
+    pub fn is_legal(&self, mv: Move) -> bool {
+        if !self.is_pseudo_legal(mv) {
+            return false;
+        }
+        let mut scratch = self.clone();
+        scratch.move_is_safe(mv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::xiangqi::fen::START_FEN;
+
+    #[test]
+    fn start_position_has_44_moves() {
+        let p = Position::from_fen(START_FEN).unwrap();
+        assert_eq!(p.legal_moves().len(), 44);
+    }
+
+    #[test]
+    fn flying_general_forbids_leaving_the_file() {
+        // The red cannon on e4 is the only piece between the kings.
+        let p = Position::from_fen("4k4/9/9/9/9/4C4/9/9/9/4K4 w").unwrap();
+        let moves = p.legal_moves();
+        assert!(
+            moves
+                .iter()
+                .all(|m| m.from() != Square::new(4, 4) || m.to().file() == 4)
+        );
+        assert!(!p.is_legal(Move::parse("e4d4").unwrap()));
+        assert!(p.is_legal(Move::parse("e4e5").unwrap()));
+    }
+}
