@@ -3,4 +3,5 @@
 
 pub mod cli;
 pub mod engine;
+pub mod protocol;
 pub mod xiangqi;

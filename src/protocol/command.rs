@@ -290,7 +290,10 @@ impl fmt::Display for ParseError {
                 write!(f, "'{keyword}' value '{found}' is too large")
             }
             ParseError::BadMove(m) => {
-                write!(f, "'{m}' is not a move (expected e.g. h2e2, files a-i, ranks 0-9)")
+                write!(
+                    f,
+                    "'{m}' is not a move (expected e.g. h2e2, files a-i, ranks 0-9)"
+                )
             }
             ParseError::MissingPositionBase => write!(f, "expected 'startpos' or 'fen <FEN>'"),
             ParseError::EmptyFen => write!(f, "'fen' needs a FEN string"),
@@ -304,7 +307,10 @@ impl fmt::Display for ParseError {
                 name,
                 value,
                 expected,
-            } => write!(f, "option '{name}': bad value '{value}', expected {expected}"),
+            } => write!(
+                f,
+                "option '{name}': bad value '{value}', expected {expected}"
+            ),
             ParseError::GomokuUnsupported => write!(f, "Gomoku is not supported yet"),
             ParseError::NoProtocol(w) => write!(
                 f,

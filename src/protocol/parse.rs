@@ -46,10 +46,10 @@ pub(crate) fn finish<T>(result: Res<'_, T>, command: &'static str) -> Result<T, 
     match result {
         Ok((_, value)) => Ok(value),
         Err(nom::Err::Failure(Fail::Bad(e)) | nom::Err::Error(Fail::Bad(e))) => Err(e),
-        Err(nom::Err::Error(Fail::Nom(_)) | nom::Err::Failure(Fail::Nom(_))) => {
+        Err(nom::Err::Error(Fail::Nom(kind)) | nom::Err::Failure(Fail::Nom(kind))) => {
             Err(ParseError::Unexpected {
                 command,
-                found: String::from("(malformed)"),
+                found: format!("(malformed: {})", kind.description()),
             })
         }
         Err(nom::Err::Incomplete(_)) => Err(ParseError::MissingValue(command)),
@@ -72,11 +72,6 @@ pub(crate) fn next_word(input: &str) -> (&str, Option<&str>) {
 /// What is left of the line, trimmed.
 pub(crate) fn rest_of_line(input: &str) -> &str {
     input.trim()
-}
-
-/// True when only whitespace is left.
-pub(crate) fn at_end(input: &str) -> bool {
-    input.trim().is_empty()
 }
 
 /// Unsigned decimal digits, whole word.
@@ -107,12 +102,11 @@ fn number_error(keyword: &'static str, text: &str) -> ParseError {
 }
 
 /// The next word as a non-negative integer that fits `T`, the value of `keyword`.
-pub(crate) fn number<T: TryFrom<u64>>(input: &str, keyword: &'static str) -> Res<'_, T> {
+pub(crate) fn number<'a, T: TryFrom<u64>>(input: &'a str, keyword: &'static str) -> Res<'a, T> {
     let (rest, Some(text)) = next_word(input) else {
         return bad(ParseError::MissingValue(keyword));
     };
-    let parsed: IResult<&str, u64, Fail> =
-        all_consuming(nom::character::complete::u64).parse(text);
+    let parsed: IResult<&str, u64, Fail> = all_consuming(nom::character::complete::u64).parse(text);
     match parsed.map(|(_, n)| T::try_from(n)) {
         Ok(Ok(n)) => Ok((rest, n)),
         _ => bad(number_error(keyword, text)),
@@ -198,7 +192,8 @@ pub(crate) fn move_list(input: &str) -> Res<'_, Vec<Move>> {
 /// `startpos [moves ...]` or `fen <FEN> [moves ...]` (after the `position`/`probe` keyword,
 /// or as a bare line).
 pub(crate) fn position_spec(input: &str) -> Res<'_, PositionCmd> {
-    let base: Res<'_, &str> = preceded(multispace0, alt((tag("startpos"), tag("fen")))).parse(input);
+    let base: Res<'_, &str> =
+        preceded(multispace0, alt((tag("startpos"), tag("fen")))).parse(input);
     let Ok((rest, which)) = base else {
         return bad(ParseError::MissingPositionBase);
     };
@@ -258,8 +253,7 @@ pub(crate) fn parse_spin(
     expected: &'static str,
 ) -> Result<u64, ParseError> {
     let text = value.unwrap_or("").trim();
-    let parsed: IResult<&str, u64, Fail> =
-        all_consuming(nom::character::complete::u64).parse(text);
+    let parsed: IResult<&str, u64, Fail> = all_consuming(nom::character::complete::u64).parse(text);
     match parsed {
         Ok((_, n)) if (min..=max).contains(&n) => Ok(n),
         _ => Err(ParseError::BadOptionValue {
@@ -301,9 +295,18 @@ mod tests {
 
     #[test]
     fn times_keep_thousandths() {
-        assert_eq!(raw_time(" 1.5", "time").map(|r| r.1).ok(), Some(RawTime(1500)));
-        assert_eq!(raw_time("1000", "time").map(|r| r.1).ok(), Some(RawTime(1_000_000)));
-        assert_eq!(raw_time("0.0125", "time").map(|r| r.1).ok(), Some(RawTime(12)));
+        assert_eq!(
+            raw_time(" 1.5", "time").map(|r| r.1).ok(),
+            Some(RawTime(1500))
+        );
+        assert_eq!(
+            raw_time("1000", "time").map(|r| r.1).ok(),
+            Some(RawTime(1_000_000))
+        );
+        assert_eq!(
+            raw_time("0.0125", "time").map(|r| r.1).ok(),
+            Some(RawTime(12))
+        );
         assert!(raw_time("-1", "time").is_err());
         assert!(raw_time("1.", "time").is_err());
         assert!(raw_time("", "time").is_err());
@@ -312,7 +315,10 @@ mod tests {
     #[test]
     fn moves_are_checked_word_by_word() {
         assert_eq!(parse_move("h2e2").map(|m| m.to_string()), Ok("h2e2".into()));
-        assert_eq!(parse_move("H2-E2").map(|m| m.to_string()), Ok("h2e2".into()));
+        assert_eq!(
+            parse_move("H2-E2").map(|m| m.to_string()),
+            Ok("h2e2".into())
+        );
         assert!(parse_move("h2e").is_err());
         assert!(parse_move("j2e2").is_err());
         assert!(parse_move("h2h2").is_err());

@@ -15,9 +15,9 @@ use crossbeam_channel::{Receiver, Sender, never, select};
 use super::command::{
     ClockSpec, Command, GoCmd, OptionSetting, ParseError, PositionBase, PositionCmd, Protocol,
 };
-use super::{DEFAULT_HASH_MB, Input, Options, SearchParams, Searcher, ucci, uci};
+use super::{DEFAULT_HASH_MB, Game, Input, Options, SearchParams, Searcher, ucci, uci};
 use crate::engine::{Clock, Limits, Score, SearchControl, SearchInfo, SearchOutcome};
-use crate::xiangqi::{Game, Move, Position};
+use crate::xiangqi::{Move, Position};
 
 /// What the search (or perft) thread sends back.
 enum Event {
@@ -67,7 +67,13 @@ pub(crate) struct Session<W: Write> {
     queue: VecDeque<(Command, Instant)>,
     eof: bool,
     quit: bool,
+    /// `quit` arrived while thinking: leave once the stopped search reported, or at this
+    /// instant at the latest.
+    quit_pending: Option<Instant>,
 }
+
+/// How long `quit` waits for a stopped search to hand in its move.
+const QUIT_GRACE: Duration = Duration::from_millis(200);
 
 impl<W: Write> Session<W> {
     /// A session reading `input` and writing protocol lines to `out`.
@@ -89,6 +95,7 @@ impl<W: Write> Session<W> {
             queue: VecDeque::new(),
             eof: false,
             quit: false,
+            quit_pending: None,
         }
     }
 
@@ -98,6 +105,10 @@ impl<W: Write> Session<W> {
         loop {
             if self.quit {
                 return 0;
+            }
+            if self.job.is_none() && self.quit_pending.is_some() {
+                self.do_quit();
+                continue;
             }
             if self.job.is_none() {
                 if let Some((cmd, at)) = self.queue.pop_front() {
@@ -223,7 +234,6 @@ impl<W: Write> Session<W> {
                 for (m, n) in divide {
                     self.emit(&format!("{m}: {n}"));
                 }
-                self.emit("");
                 self.emit(&format!("Nodes searched: {total}"));
             }
         }
@@ -233,6 +243,9 @@ impl<W: Write> Session<W> {
     /// safety net behind the search's own checks).
     fn watchdog_timeout(&self) -> Duration {
         const IDLE: Duration = Duration::from_secs(3600);
+        if let Some(t) = self.quit_pending {
+            return t.saturating_duration_since(Instant::now());
+        }
         match &self.job {
             Some(job)
                 if job.kind == JobKind::Search
@@ -252,6 +265,9 @@ impl<W: Write> Session<W> {
     }
 
     fn on_watchdog(&mut self) {
+        if self.quit_pending.is_some_and(|t| Instant::now() >= t) {
+            return self.do_quit();
+        }
         if let Some(job) = self.job.as_mut()
             && job.kind == JobKind::Search
             && !job.infinite
@@ -288,10 +304,14 @@ impl<W: Write> Session<W> {
                     self.refuse("ponderhit: the search is not pondering; ignored");
                 }
             }
-            Command::Quit => {
+            Command::Quit if job.kind == JobKind::Search => {
+                // The stopped search answers within milliseconds; its move is printed, then
+                // the session ends (see `quit_pending`).
+                job.stopping = true;
                 job.control.stop();
-                self.do_quit();
+                self.quit_pending = Some(Instant::now() + QUIT_GRACE);
             }
+            Command::Quit => self.do_quit(),
             Command::Display => self.display(),
             Command::Go(_) | Command::Perft(_) if !(batch || job.stopping) => {
                 let name = cmd.name();
@@ -352,7 +372,9 @@ impl<W: Write> Session<W> {
             Command::Quit | Command::GomokuEnd => self.do_quit(),
             Command::Gomoku { answer } => {
                 if answer {
-                    self.emit("ERROR Gomoku is not supported yet (Qilin plays Xiangqi over UCCI and UCI)");
+                    self.emit(
+                        "ERROR Gomoku is not supported yet (Qilin plays Xiangqi over UCCI and UCI)",
+                    );
                 }
             }
         }
@@ -370,7 +392,11 @@ impl<W: Write> Session<W> {
                 }
             }
             Some(p) => {
-                let word = if asked == Protocol::Ucci { "ucci" } else { "uci" };
+                let word = if asked == Protocol::Ucci {
+                    "ucci"
+                } else {
+                    "uci"
+                };
                 self.message(&format!(
                     "this session speaks {}; '{word}' ignored",
                     p.name()
@@ -467,9 +493,10 @@ impl<W: Write> Session<W> {
             // Static evaluation only: nothing is searched, no move is chosen.
             return self.emit("nobestmove");
         }
-        let pos = self.game.position();
+        let game = Arc::clone(&self.game);
+        let pos = game.position();
         let legal: Vec<Move> = pos.legal_moves().iter().copied().collect();
-        let mut searchmoves: Vec<Move> = go
+        let searchmoves: Vec<Move> = go
             .searchmoves
             .iter()
             .copied()
@@ -478,7 +505,11 @@ impl<W: Write> Session<W> {
         if !go.searchmoves.is_empty() && searchmoves.is_empty() {
             self.message("go: no legal move among 'searchmoves'; searching all moves");
         }
-        let banned = if ucci { self.banned.clone() } else { Vec::new() };
+        let banned = if ucci {
+            self.banned.clone()
+        } else {
+            Vec::new()
+        };
         let allowed: Vec<Move> = legal
             .iter()
             .copied()
@@ -556,7 +587,6 @@ impl<W: Write> Session<W> {
         let Some(searcher) = self.searcher.take() else {
             return self.refuse("internal: the searcher is busy");
         };
-        let game = Arc::clone(&self.game);
         let tx = self.events_tx.clone();
         let thread_control = Arc::clone(&control);
         let spawned = std::thread::Builder::new()
@@ -615,15 +645,11 @@ impl<W: Write> Session<W> {
     }
 
     fn display(&mut self) {
-        let pos = self.game.position();
-        let board = pos.to_string();
-        let fen = pos.fen();
-        let key = pos.key();
+        // The diagram ends with the FEN and key lines.
+        let board = self.game.position().to_string();
         for line in board.lines() {
             self.emit(line);
         }
-        self.emit(&format!("Fen: {fen}"));
-        self.emit(&format!("Key: {key:016X}"));
     }
 
     // ----- search reports -----------------------------------------------------------------

@@ -73,9 +73,7 @@ fn go(input: &str) -> Res<'_, Command> {
             "wtime" => (rest, red) = number::<u64>(rest, "wtime").map(|(r, v)| (r, Some(v)))?,
             "btime" => (rest, black) = number::<u64>(rest, "btime").map(|(r, v)| (r, Some(v)))?,
             "winc" => (rest, red_inc) = number::<u64>(rest, "winc").map(|(r, v)| (r, Some(v)))?,
-            "binc" => {
-                (rest, black_inc) = number::<u64>(rest, "binc").map(|(r, v)| (r, Some(v)))?
-            }
+            "binc" => (rest, black_inc) = number::<u64>(rest, "binc").map(|(r, v)| (r, Some(v)))?,
             "movestogo" => {
                 (rest, mtg) = number::<u32>(rest, "movestogo").map(|(r, v)| (r, Some(v)))?
             }
@@ -177,20 +175,16 @@ pub fn option_setting(name: &str, value: Option<&str>) -> Result<OptionSetting, 
             MAX_HASH_MB,
             "a size in MB from 1 to 32768",
         )? as usize),
-        "threads" => OptionSetting::Threads(parse_spin(
-            name,
-            value,
-            1,
-            MAX_THREADS,
-            "a count from 1 to 256",
-        )? as usize),
-        "multipv" => OptionSetting::MultiPv(parse_spin(
-            name,
-            value,
-            1,
-            MAX_MULTIPV,
-            "a count from 1 to 128",
-        )? as u32),
+        "threads" => {
+            OptionSetting::Threads(
+                parse_spin(name, value, 1, MAX_THREADS, "a count from 1 to 256")? as usize,
+            )
+        }
+        "multipv" => {
+            OptionSetting::MultiPv(
+                parse_spin(name, value, 1, MAX_MULTIPV, "a count from 1 to 128")? as u32,
+            )
+        }
         "ponder" => OptionSetting::Ponder(parse_bool(name, value)?),
         "move overhead" => OptionSetting::MoveOverhead(parse_spin(
             name,
@@ -357,7 +351,10 @@ mod tests {
 
     #[test]
     fn bare_position_lines() {
-        assert!(matches!(parse("startpos moves h2e2"), Ok(Command::Position(_))));
+        assert!(matches!(
+            parse("startpos moves h2e2"),
+            Ok(Command::Position(_))
+        ));
         assert!(matches!(
             parse("fen 4k4/9/9/9/9/9/9/9/9/4K4 w"),
             Ok(Command::Position(_))
