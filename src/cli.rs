@@ -3,12 +3,13 @@
 
 use std::io::Write;
 
-use crate::xiangqi::{Position, perft};
+use crate::xiangqi::{Game, Position, Verdict, perft};
 
 /// Runs the subcommand named by `args[0]`; returns the process exit status.
 pub fn run(args: &[String]) -> i32 {
     match args.first().map(String::as_str) {
         Some("perft") => perft_command(&args[1..]),
+        Some("referee") => referee_command(&args[1..]),
         Some(other) => {
             eprintln!("qilin: unknown subcommand '{other}' (try: perft, referee, bench, match)");
             2
@@ -67,4 +68,90 @@ fn perft_command(args: &[String]) -> i32 {
     }
     let _ = writeln!(out, "Nodes searched: {total}");
     0
+}
+
+const REFEREE_USAGE: &str = "usage: qilin referee xiangqi [--fen \"<FEN>\"] [--moves \"<m1> <m2> ...\"] [--no-capture-limit <plies>]";
+
+/// `qilin referee xiangqi ...`: plays the moves and prints the verdict line.
+fn referee_command(args: &[String]) -> i32 {
+    match args.first().map(String::as_str) {
+        Some("xiangqi") => {}
+        Some(other) => {
+            println!("error: unknown game '{other}' ({REFEREE_USAGE})");
+            return 2;
+        }
+        None => {
+            println!("error: missing game ({REFEREE_USAGE})");
+            return 2;
+        }
+    }
+    let mut fen = None;
+    let mut moves = String::new();
+    let mut limit = None;
+    let mut i = 1;
+    while i < args.len() {
+        let value = args.get(i + 1);
+        match (args[i].as_str(), value) {
+            ("--fen", Some(v)) => fen = Some(v.clone()),
+            ("--moves", Some(v)) => {
+                moves.push(' ');
+                moves.push_str(v);
+            }
+            ("--no-capture-limit", Some(v)) => match v.parse::<u32>() {
+                Ok(n) => limit = Some(n),
+                Err(_) => {
+                    println!("error: --no-capture-limit needs a number of plies, got '{v}'");
+                    return 2;
+                }
+            },
+            (flag, _) => {
+                println!("error: unexpected argument '{flag}' ({REFEREE_USAGE})");
+                return 2;
+            }
+        }
+        i += 2;
+    }
+    let start = match fen {
+        None => Position::startpos(),
+        Some(f) => match Position::from_fen(&f) {
+            Ok(p) => p,
+            Err(e) => {
+                println!("error: {e}");
+                return 2;
+            }
+        },
+    };
+    let mut game = Game::new(start);
+    if let Some(n) = limit {
+        game.set_no_capture_limit(n);
+    }
+    let moves: Vec<&str> = moves.split_whitespace().collect();
+    let mut verdict = game.verdict();
+    for (i, text) in moves.iter().enumerate() {
+        if verdict != Verdict::Ongoing {
+            eprintln!(
+                "note: the game ended after ply {i}; {} further move(s) ignored",
+                moves.len() - i
+            );
+            break;
+        }
+        if game.play_str(text).is_err() {
+            println!("error: illegal move {text} at ply {}", i + 1);
+            return 2;
+        }
+        verdict = game.verdict();
+    }
+    println!("{}", verdict_line(verdict));
+    0
+}
+
+/// The referee's one-line verdict.
+pub fn verdict_line(verdict: Verdict) -> String {
+    match verdict {
+        Verdict::Ongoing => "result: ongoing".to_string(),
+        Verdict::Win { winner, reason } => {
+            format!("result: {}-wins reason: {reason}", winner.name())
+        }
+        Verdict::Draw { reason } => format!("result: draw reason: {reason}"),
+    }
 }

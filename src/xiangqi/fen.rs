@@ -149,16 +149,7 @@ impl Position {
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         let mut fields = fen.split_whitespace();
         let placement = fields.next().ok_or(FenError::Empty)?;
-        let side = match fields.next() {
-            None => return Err(FenError::MissingSideToMove),
-            Some("w") | Some("r") | Some("W") | Some("R") => Color::Red,
-            Some("b") | Some("B") => Color::Black,
-            Some(other) => {
-                return Err(FenError::InvalidSideToMove {
-                    found: other.to_string(),
-                });
-            }
-        };
+        let side_field = fields.next();
         let rest: Vec<&str> = fields.collect();
         // Skip the two chess fields ("- -") when present; then up to two counters follow.
         let mut counters: &[&str] = &rest;
@@ -191,7 +182,7 @@ impl Position {
         if ranks.len() != RANKS {
             return Err(FenError::WrongRankCount { found: ranks.len() });
         }
-        let mut pos = Position::empty(side);
+        let mut pos = Position::empty(Color::Red);
         let mut counts = [0u32; 16];
         for (i, text) in ranks.iter().enumerate() {
             let rank = RANKS - 1 - i;
@@ -235,6 +226,17 @@ impl Position {
                 return Err(FenError::WrongRankLength { rank, points: file });
             }
         }
+        let side = match side_field {
+            None => return Err(FenError::MissingSideToMove),
+            Some("w") | Some("r") | Some("W") | Some("R") => Color::Red,
+            Some("b") | Some("B") => Color::Black,
+            Some(other) => {
+                return Err(FenError::InvalidSideToMove {
+                    found: other.to_string(),
+                });
+            }
+        };
+        pos.set_side(side);
         for color in Color::BOTH {
             if counts[Piece::new(color, PieceKind::King).code()] == 0 {
                 return Err(FenError::MissingKing { color });

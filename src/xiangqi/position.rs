@@ -83,6 +83,14 @@ impl Position {
         }
     }
 
+    /// Sets the side to move (position setup only).
+    pub(crate) fn set_side(&mut self, side: Color) {
+        if side != self.side {
+            self.side = side;
+            self.key ^= ZOBRIST_BLACK;
+        }
+    }
+
     /// Sets the counters read from a FEN.
     pub(crate) fn set_counters(&mut self, halfmove_clock: u16, fullmove: u16) {
         self.halfmove_clock = halfmove_clock;
