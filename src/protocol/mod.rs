@@ -16,7 +16,6 @@ pub mod command;
 mod parse;
 pub mod piskvork;
 mod session;
-pub mod temp_game;
 pub mod temp_searcher;
 pub mod ucci;
 pub mod uci;
@@ -31,8 +30,6 @@ pub use command::{Command, ParseError, Protocol};
 // TEMPORARY: the protocol layer drives this stand-in until the real search lands in
 // `crate::xiangqi::search`; swapping it is this one line.
 pub use temp_searcher::{HashProbe, SearchParams, Searcher};
-// TEMPORARY: until `crate::xiangqi::Game` lands.
-pub use temp_game::Game;
 
 /// Name announced in `id name`.
 pub const ENGINE_NAME: &str = "Qilin";

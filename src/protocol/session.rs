@@ -15,9 +15,9 @@ use crossbeam_channel::{Receiver, Sender, never, select};
 use super::command::{
     ClockSpec, Command, GoCmd, OptionSetting, ParseError, PositionBase, PositionCmd, Protocol,
 };
-use super::{DEFAULT_HASH_MB, Game, Input, Options, SearchParams, Searcher, ucci, uci};
+use super::{DEFAULT_HASH_MB, Input, Options, SearchParams, Searcher, ucci, uci};
 use crate::engine::{Clock, Limits, Score, SearchControl, SearchInfo, SearchOutcome};
-use crate::xiangqi::{Move, Position};
+use crate::xiangqi::{Game, Move, Position};
 
 /// What the search (or perft) thread sends back.
 enum Event {

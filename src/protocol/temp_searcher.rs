@@ -6,8 +6,7 @@
 use std::collections::HashMap;
 
 use crate::engine::{Bound, Score, SearchControl, SearchInfo, SearchOutcome};
-use crate::protocol::Game;
-use crate::xiangqi::{Move, MoveList, PieceKind, Position, Square};
+use crate::xiangqi::{Game, Move, MoveList, PieceKind, Position, Square};
 
 /// Options of one search beyond its limits.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
