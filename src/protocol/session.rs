@@ -287,6 +287,9 @@ impl<W: Write> Session<W> {
             return self.idle_command(cmd, at);
         };
         match cmd {
+            // Once stopped, the search reports within milliseconds: answering after its
+            // `bestmove` keeps the natural order for GUIs that sync with `stop` + `isready`.
+            Command::IsReady if job.stopping => self.queue.push_back((cmd, at)),
             Command::IsReady => self.emit("readyok"),
             Command::Stop => {
                 if job.kind == JobKind::Perft {
