@@ -6,7 +6,6 @@
 
 use std::collections::VecDeque;
 use std::io::Write;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -16,17 +15,15 @@ use super::command::{
     ClockSpec, Command, GoCmd, OptionSetting, ParseError, PositionBase, PositionCmd, Protocol,
 };
 use super::{DEFAULT_HASH_MB, Input, Options, SearchParams, Searcher, ucci, uci};
-use crate::engine::{Clock, Limits, Score, SearchControl, SearchInfo, SearchOutcome};
+use crate::engine::{
+    Clock, Limits, Score, SearchControl, SearchEvent, SearchInfo, SearchOutcome, spawn_search,
+};
 use crate::xiangqi::{Game, Move, Position};
 
-/// What the search (or perft) thread sends back.
+/// What the worker threads send back: search events, or a finished `go perft`.
 enum Event {
-    /// A progress report.
-    Info(SearchInfo<Move>),
-    /// The search ended: the searcher comes home with the result.
-    Done(Box<Searcher>, SearchOutcome<Move>),
-    /// The search thread panicked (a bug): the searcher is lost.
-    Crashed(String),
+    /// From the search thread.
+    Search(SearchEvent<Searcher>),
     /// A `go perft` finished.
     Perft(Vec<(Move, u64)>, u64),
 }
@@ -55,8 +52,10 @@ struct Job {
 /// The engine thread's state.
 pub(crate) struct Session<W: Write> {
     input: Receiver<Input>,
-    events_tx: Sender<Event>,
-    events_rx: Receiver<Event>,
+    search_tx: Sender<SearchEvent<Searcher>>,
+    search_rx: Receiver<SearchEvent<Searcher>>,
+    perft_tx: Sender<(Vec<(Move, u64)>, u64)>,
+    perft_rx: Receiver<(Vec<(Move, u64)>, u64)>,
     out: W,
     protocol: Option<Protocol>,
     options: Options,
@@ -78,13 +77,16 @@ const QUIT_GRACE: Duration = Duration::from_millis(200);
 impl<W: Write> Session<W> {
     /// A session reading `input` and writing protocol lines to `out`.
     pub(crate) fn new(input: Receiver<Input>, out: W) -> Session<W> {
-        let (events_tx, events_rx) = crossbeam_channel::unbounded();
+        let (search_tx, search_rx) = crossbeam_channel::unbounded();
+        let (perft_tx, perft_rx) = crossbeam_channel::unbounded();
         let options = Options::default();
         let searcher = Searcher::new(options.hash_mb, options.threads);
         Session {
             input,
-            events_tx,
-            events_rx,
+            search_tx,
+            search_rx,
+            perft_tx,
+            perft_rx,
             out,
             protocol: None,
             options,
@@ -124,15 +126,19 @@ impl<W: Write> Session<W> {
             } else {
                 self.input.clone()
             };
-            let events = self.events_rx.clone();
+            let search = self.search_rx.clone();
+            let perft = self.perft_rx.clone();
             let timeout = self.watchdog_timeout();
             select! {
                 recv(input) -> msg => match msg {
                     Ok(item) => self.on_input(item),
                     Err(_) => self.on_eof(),
                 },
-                recv(events) -> ev => if let Ok(ev) = ev {
-                    self.on_event(ev);
+                recv(search) -> ev => if let Ok(ev) = ev {
+                    self.on_event(Event::Search(ev));
+                },
+                recv(perft) -> ev => if let Ok((divide, total)) = ev {
+                    self.on_event(Event::Perft(divide, total));
                 },
                 default(timeout) => self.on_watchdog(),
             }
@@ -208,14 +214,14 @@ impl<W: Write> Session<W> {
 
     fn on_event(&mut self, event: Event) {
         match event {
-            Event::Info(info) => self.report_info(&info),
-            Event::Done(searcher, outcome) => {
+            Event::Search(SearchEvent::Info(info)) => self.report_info(&info),
+            Event::Search(SearchEvent::Done(searcher, outcome)) => {
                 self.searcher = Some(*searcher);
                 let draw_offered = self.job.as_ref().is_some_and(|j| j.draw_offered);
                 self.job = None;
                 self.report_outcome(&outcome, draw_offered);
             }
-            Event::Crashed(why) => {
+            Event::Search(SearchEvent::Crashed(why)) => {
                 let fallback = self.job.as_ref().and_then(|j| j.fallback);
                 self.job = None;
                 self.message(&format!("search failed ({why}); playing a legal move"));
@@ -590,11 +596,13 @@ impl<W: Write> Session<W> {
         let Some(searcher) = self.searcher.take() else {
             return self.refuse("internal: the searcher is busy");
         };
-        let tx = self.events_tx.clone();
-        let thread_control = Arc::clone(&control);
-        let spawned = std::thread::Builder::new()
-            .name("qilin-search".into())
-            .spawn(move || search_thread(searcher, game, params, thread_control, tx));
+        let spawned = spawn_search(
+            searcher,
+            game,
+            params,
+            Arc::clone(&control),
+            self.search_tx.clone(),
+        );
         if let Err(e) = spawned {
             self.searcher = Some(Searcher::new(self.options.hash_mb, self.options.threads));
             return self.refuse(&format!("cannot start the search thread: {e}"));
@@ -611,12 +619,12 @@ impl<W: Write> Session<W> {
 
     fn perft(&mut self, depth: u32) {
         let mut pos = self.game.position().clone();
-        let tx = self.events_tx.clone();
+        let tx = self.perft_tx.clone();
         let spawned = std::thread::Builder::new()
             .name("qilin-perft".into())
             .spawn(move || {
                 let (divide, total) = crate::xiangqi::perft::perft_divide(&mut pos, depth);
-                let _ = tx.send(Event::Perft(divide, total));
+                let _ = tx.send((divide, total));
             });
         match spawned {
             Ok(_) => {
@@ -680,36 +688,6 @@ impl<W: Write> Session<W> {
         };
         self.emit(&line);
     }
-}
-
-/// The search thread: search, wait for `stop`/`ponderhit` if the protocol says the move may
-/// not be sent yet, then hand the searcher back with the outcome.
-fn search_thread(
-    mut searcher: Searcher,
-    game: Arc<Game>,
-    params: SearchParams,
-    control: Arc<SearchControl>,
-    tx: Sender<Event>,
-) {
-    let result = catch_unwind(AssertUnwindSafe(|| {
-        let mut report = |info: SearchInfo<Move>| {
-            let _ = tx.send(Event::Info(info));
-        };
-        let outcome = searcher.search(&game, &params, &control, &mut report);
-        control.wait_for_release();
-        outcome
-    }));
-    let _ = match result {
-        Ok(outcome) => tx.send(Event::Done(Box::new(searcher), outcome)),
-        Err(panic) => {
-            let why = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "panic".to_string());
-            tx.send(Event::Crashed(why))
-        }
-    };
 }
 
 /// Builds the game a `position` (or `probe`) command describes, or says why it cannot.
