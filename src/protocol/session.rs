@@ -45,8 +45,9 @@ struct Job {
     draw_offered: bool,
     /// `stop` (or end of input) was sent: commands now wait silently.
     stopping: bool,
-    /// A legal move to fall back on if the search thread dies.
-    fallback: Option<Move>,
+    /// The root moves the search may answer (legal, not banned, within `searchmoves`); the
+    /// first is the fallback if the search fails to produce one of them.
+    allowed: Vec<Move>,
 }
 
 /// The engine thread's state.
@@ -217,13 +218,12 @@ impl<W: Write> Session<W> {
             Event::Search(SearchEvent::Info(info)) => self.report_info(&info),
             Event::Search(SearchEvent::Done(searcher, outcome)) => {
                 self.searcher = Some(*searcher);
-                let draw_offered = self.job.as_ref().is_some_and(|j| j.draw_offered);
-                self.job = None;
-                self.report_outcome(&outcome, draw_offered);
+                let Some(job) = self.job.take() else { return };
+                let outcome = self.checked_outcome(outcome, &job.allowed);
+                self.report_outcome(&outcome, job.draw_offered);
             }
             Event::Search(SearchEvent::Crashed(why)) => {
-                let fallback = self.job.as_ref().and_then(|j| j.fallback);
-                self.job = None;
+                let fallback = self.job.take().and_then(|j| j.allowed.first().copied());
                 self.message(&format!("search failed ({why}); playing a legal move"));
                 self.searcher = Some(Searcher::new(self.options.hash_mb, self.options.threads));
                 let outcome = SearchOutcome {
@@ -525,9 +525,9 @@ impl<W: Write> Session<W> {
             .filter(|m| !banned.contains(m))
             .filter(|m| searchmoves.is_empty() || searchmoves.contains(m))
             .collect();
-        let Some(&fallback) = allowed.first() else {
+        if allowed.is_empty() {
             return self.no_move();
-        };
+        }
         let side_is_red = pos.side_to_move() == crate::xiangqi::Color::Red;
         let mut limits = Limits {
             depth: go.depth.map(|d| d.max(1)),
@@ -593,6 +593,21 @@ impl<W: Write> Session<W> {
             randomness: self.options.randomness,
         };
         let control = Arc::new(SearchControl::with_origin(&limits, at));
+        if self.options.debug {
+            let show = |ms: u64| {
+                if ms == u64::MAX {
+                    "none".to_string()
+                } else {
+                    format!("{ms} ms")
+                }
+            };
+            let text = format!(
+                "go: {limits:?}; soft limit {}, hard limit {}",
+                show(control.soft_ms()),
+                show(control.hard_ms())
+            );
+            self.message(&text);
+        }
         let Some(searcher) = self.searcher.take() else {
             return self.refuse("internal: the searcher is busy");
         };
@@ -613,7 +628,7 @@ impl<W: Write> Session<W> {
             infinite: limits.infinite,
             draw_offered: go.draw_offered,
             stopping: false,
-            fallback: Some(fallback),
+            allowed,
         });
     }
 
@@ -634,7 +649,7 @@ impl<W: Write> Session<W> {
                     infinite: false,
                     draw_offered: false,
                     stopping: false,
-                    fallback: None,
+                    allowed: Vec::new(),
                 });
             }
             Err(e) => self.refuse(&format!("cannot start perft: {e}")),
@@ -679,6 +694,34 @@ impl<W: Write> Session<W> {
                 self.emit(&line);
             }
         }
+    }
+
+    /// Never lets a search bug lose the game by protocol: a missing or forbidden best move is
+    /// replaced by an allowed one, and a ponder move that is not legal after it is dropped.
+    fn checked_outcome(
+        &mut self,
+        mut outcome: SearchOutcome<Move>,
+        allowed: &[Move],
+    ) -> SearchOutcome<Move> {
+        let best_ok = outcome.best.is_some_and(|m| allowed.contains(&m));
+        if !best_ok && let Some(&fallback) = allowed.first() {
+            let what = outcome
+                .best
+                .map_or_else(|| "no move".to_string(), |m| format!("'{m}'"));
+            self.message(&format!(
+                "search answered {what}, which is not allowed; playing {fallback}"
+            ));
+            outcome.best = Some(fallback);
+            outcome.ponder = None;
+        }
+        if let (Some(best), Some(ponder)) = (outcome.best, outcome.ponder) {
+            let mut after = self.game.position().clone();
+            after.make_move(best);
+            if !after.is_legal(ponder) {
+                outcome.ponder = None;
+            }
+        }
+        outcome
     }
 
     fn report_outcome(&mut self, outcome: &SearchOutcome<Move>, draw_offered: bool) {
