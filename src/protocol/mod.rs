@@ -246,3 +246,107 @@ mod tests {
         ));
     }
 }
+
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+
+    /// Deterministic pseudo-random numbers (xorshift), so failures reproduce.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+            items[(self.next() % items.len() as u64) as usize]
+        }
+    }
+
+    const WORDS: [&str; 48] = [
+        "ucci",
+        "uci",
+        "go",
+        "position",
+        "fen",
+        "startpos",
+        "moves",
+        "setoption",
+        "name",
+        "value",
+        "depth",
+        "infinite",
+        "nodes",
+        "time",
+        "movestogo",
+        "increment",
+        "opptime",
+        "wtime",
+        "btime",
+        "winc",
+        "binc",
+        "movetime",
+        "mate",
+        "ponder",
+        "draw",
+        "searchmoves",
+        "perft",
+        "banmoves",
+        "probe",
+        "ponderhit",
+        "stop",
+        "quit",
+        "isready",
+        "d",
+        "h2e2",
+        "H2-E2",
+        "j9z9",
+        "-1",
+        "0",
+        "12",
+        "1.5",
+        "99999999999999999999",
+        "é中",
+        "-",
+        ".",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
+        "w",
+        "Hash",
+    ];
+
+    #[test]
+    fn random_lines_never_panic() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let now = Instant::now();
+        for _ in 0..20_000 {
+            let n = rng.next() % 8;
+            let mut line = String::new();
+            for _ in 0..n {
+                line.push_str(rng.pick(&WORDS));
+                line.push_str(rng.pick(&[" ", "  ", "\t", " "]));
+            }
+            // Both parsers directly, and the detecting reader.
+            let _ = ucci::parse(&line);
+            let _ = uci::parse(&line);
+            let mut reader = LineReader::new();
+            let _ = reader.read(&line, now);
+            let _ = reader.read(&line, now);
+        }
+    }
+
+    #[test]
+    fn random_bytes_never_panic() {
+        let mut rng = Rng(12345);
+        for _ in 0..20_000 {
+            let len = (rng.next() % 24) as usize;
+            let bytes: Vec<u8> = (0..len).map(|_| (rng.next() % 256) as u8).collect();
+            let line = String::from_utf8_lossy(&bytes);
+            let _ = ucci::parse(&line);
+            let _ = uci::parse(&line);
+        }
+    }
+}
