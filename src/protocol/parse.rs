@@ -113,6 +113,19 @@ pub(crate) fn number<'a, T: TryFrom<u64>>(input: &'a str, keyword: &'static str)
     }
 }
 
+/// The value of `keyword` as a number, wrapped for an optional field.
+pub(crate) fn some_number<'a, T: TryFrom<u64>>(
+    input: &'a str,
+    keyword: &'static str,
+) -> Res<'a, Option<T>> {
+    number(input, keyword).map(|(rest, n)| (rest, Some(n)))
+}
+
+/// The value of `keyword` as a time, wrapped for an optional field.
+pub(crate) fn some_time<'a>(input: &'a str, keyword: &'static str) -> Res<'a, Option<RawTime>> {
+    raw_time(input, keyword).map(|(rest, t)| (rest, Some(t)))
+}
+
 /// The next word as a non-negative decimal time (`1500`, `1.5`), kept in thousandths of the
 /// unit so that no floating point is involved.
 pub(crate) fn raw_time<'a>(input: &'a str, keyword: &'static str) -> Res<'a, RawTime> {

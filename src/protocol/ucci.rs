@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use super::command::{ClockSpec, Command, GoCmd, OptionSetting, ParseError, Protocol};
 use super::parse::{
     Res, bad, finish, move_list, next_word, number, parse_bool, parse_spin, position_spec,
-    raw_time, rest_of_line,
+    raw_time, rest_of_line, some_number, some_time,
 };
 use super::{ENGINE_AUTHOR, ENGINE_NAME, ENGINE_VERSION, Options};
 use crate::engine::{Score, SearchInfo, SearchOutcome};
@@ -83,39 +83,14 @@ fn go(input: &str) -> Res<'_, Command> {
                     cmd.depth = Some(d);
                 }
             }
-            "nodes" => {
-                let (after, n) = number::<u64>(rest, "nodes")?;
-                rest = after;
-                cmd.nodes = Some(n);
-            }
-            "time" => {
-                let (after, t) = raw_time(rest, "time")?;
-                rest = after;
-                time = Some(t);
-            }
-            "movestogo" => {
-                let (after, n) = number::<u32>(rest, "movestogo")?;
-                rest = after;
-                movestogo = Some(n);
-            }
-            "increment" => {
-                let (after, t) = raw_time(rest, "increment")?;
-                rest = after;
-                increment = Some(t);
-            }
-            "opptime" => {
-                let (after, t) = raw_time(rest, "opptime")?;
-                rest = after;
-                opptime = Some(t);
-            }
-            "oppmovestogo" => {
-                let (after, _) = number::<u32>(rest, "oppmovestogo")?;
-                rest = after;
-            }
-            "oppincrement" => {
-                let (after, _) = raw_time(rest, "oppincrement")?;
-                rest = after;
-            }
+            "nodes" => (rest, cmd.nodes) = some_number(rest, "nodes")?,
+            "time" => (rest, time) = some_time(rest, "time")?,
+            "movestogo" => (rest, movestogo) = some_number(rest, "movestogo")?,
+            "increment" => (rest, increment) = some_time(rest, "increment")?,
+            "opptime" => (rest, opptime) = some_time(rest, "opptime")?,
+            // The opponent's control is checked for form but not used.
+            "oppmovestogo" => (rest, _) = number::<u32>(rest, "oppmovestogo")?,
+            "oppincrement" => (rest, _) = raw_time(rest, "oppincrement")?,
             "perft" => {
                 let (after, n) = number::<u32>(rest, "perft")?;
                 return Ok((after, Command::Perft(n)));

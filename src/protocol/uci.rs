@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use super::command::{ClockSpec, Command, GoCmd, OptionSetting, ParseError, Protocol};
 use super::parse::{
     Res, bad, finish, next_word, number, parse_bool, parse_move, parse_spin, position_spec,
+    some_number,
 };
 use super::ucci::{MAX_HASH_MB, MAX_THREADS};
 use super::{ENGINE_AUTHOR, ENGINE_NAME, ENGINE_VERSION, Options};
@@ -70,24 +71,15 @@ fn go(input: &str) -> Res<'_, Command> {
         match w {
             "ponder" => cmd.ponder = true,
             "infinite" => cmd.infinite = true,
-            "wtime" => (rest, red) = number::<u64>(rest, "wtime").map(|(r, v)| (r, Some(v)))?,
-            "btime" => (rest, black) = number::<u64>(rest, "btime").map(|(r, v)| (r, Some(v)))?,
-            "winc" => (rest, red_inc) = number::<u64>(rest, "winc").map(|(r, v)| (r, Some(v)))?,
-            "binc" => (rest, black_inc) = number::<u64>(rest, "binc").map(|(r, v)| (r, Some(v)))?,
-            "movestogo" => {
-                (rest, mtg) = number::<u32>(rest, "movestogo").map(|(r, v)| (r, Some(v)))?
-            }
-            "depth" => {
-                (rest, cmd.depth) = number::<u32>(rest, "depth").map(|(r, v)| (r, Some(v)))?
-            }
-            "nodes" => {
-                (rest, cmd.nodes) = number::<u64>(rest, "nodes").map(|(r, v)| (r, Some(v)))?
-            }
-            "mate" => (rest, cmd.mate) = number::<u32>(rest, "mate").map(|(r, v)| (r, Some(v)))?,
-            "movetime" => {
-                (rest, cmd.movetime_ms) =
-                    number::<u64>(rest, "movetime").map(|(r, v)| (r, Some(v)))?
-            }
+            "wtime" => (rest, red) = some_number(rest, "wtime")?,
+            "btime" => (rest, black) = some_number(rest, "btime")?,
+            "winc" => (rest, red_inc) = some_number(rest, "winc")?,
+            "binc" => (rest, black_inc) = some_number(rest, "binc")?,
+            "movestogo" => (rest, mtg) = some_number(rest, "movestogo")?,
+            "depth" => (rest, cmd.depth) = some_number(rest, "depth")?,
+            "nodes" => (rest, cmd.nodes) = some_number(rest, "nodes")?,
+            "mate" => (rest, cmd.mate) = some_number(rest, "mate")?,
+            "movetime" => (rest, cmd.movetime_ms) = some_number(rest, "movetime")?,
             "searchmoves" => {
                 while let (after, Some(m)) = next_word(rest) {
                     if GO_KEYWORDS.contains(&m) {
