@@ -195,7 +195,8 @@ impl Command {
     pub fn name(&self) -> &'static str {
         match self {
             Command::Handshake(Protocol::Ucci) => "ucci",
-            Command::Handshake(_) => "uci",
+            Command::Handshake(Protocol::Uci) => "uci",
+            Command::Handshake(Protocol::Piskvork) => "piskvork",
             Command::IsReady => "isready",
             Command::SetOption(_) => "setoption",
             Command::Position(_) => "position",
