@@ -278,3 +278,42 @@ fn protocol_transcripts() {
         failures.join("\n")
     );
 }
+
+/// `stop` is answered with `bestmove` within 10 ms (median of several tries, so that one
+/// unlucky scheduling delay on a busy machine does not fail the test; the worst case is
+/// bounded loosely).
+#[test]
+fn stop_latency() {
+    let mut engine = Engine::start();
+    let wait = |e: &mut Engine, p: &str| e.expect(p, Instant::now() + DEFAULT_WAIT);
+    engine.send("uci").expect("send");
+    wait(&mut engine, "uciok").expect("uciok");
+    let mut latencies = Vec::new();
+    for round in 0..9 {
+        let go = if round % 2 == 0 {
+            "go infinite"
+        } else {
+            "go wtime 60000 btime 60000"
+        };
+        engine.send("position startpos moves h2e2").expect("send");
+        engine.send(go).expect("send");
+        std::thread::sleep(Duration::from_millis(40));
+        engine.send("stop").expect("send");
+        let sent = engine.last_send;
+        wait(&mut engine, "bestmove *").expect("bestmove after stop");
+        latencies.push(sent.elapsed());
+    }
+    latencies.sort();
+    let median = latencies[latencies.len() / 2];
+    let worst = latencies[latencies.len() - 1];
+    assert!(
+        median <= Duration::from_millis(10),
+        "median stop latency {median:?} ({latencies:?})"
+    );
+    assert!(
+        worst <= Duration::from_millis(100),
+        "worst stop latency {worst:?}"
+    );
+    engine.send("quit").expect("send");
+    engine.wait_exit(Duration::from_secs(5)).expect("exit");
+}
