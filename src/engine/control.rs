@@ -56,6 +56,7 @@ pub struct SearchControl {
     hard_ms: u64,
     node_limit: u64,
     depth_limit: u32,
+    mate_limit: Option<u32>,
     release_lock: Mutex<bool>,
     released: Condvar,
 }
@@ -82,6 +83,7 @@ impl SearchControl {
             hard_ms,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             depth_limit: limits.depth.unwrap_or(u32::MAX),
+            mate_limit: limits.mate_moves,
             release_lock: Mutex::new(false),
             released: Condvar::new(),
         }
@@ -127,6 +129,18 @@ impl SearchControl {
     /// The nominal depth limit (`u32::MAX` when none).
     pub fn depth_limit(&self) -> u32 {
         self.depth_limit
+    }
+
+    /// UCI `go mate <n>`: the search may stop once it proves a mate in at most this many
+    /// moves (`None` when not asked).
+    pub fn mate_limit(&self) -> Option<u32> {
+        self.mate_limit
+    }
+
+    /// True for `go infinite`: the answer is due only after `stop`, so the search should not
+    /// end early for reasons of its own (a found mate, a single legal move).
+    pub fn infinite(&self) -> bool {
+        self.infinite
     }
 
     /// The node limit (`u64::MAX` when none).
