@@ -137,8 +137,8 @@ impl SearchControl {
         self.mate_limit
     }
 
-    /// True for `go infinite`: the answer is due only after `stop`, so the search should not
-    /// end early for reasons of its own (a found mate, a single legal move).
+    /// True for `go infinite`: the answer is held back until `stop` whatever the search does
+    /// (see [`SearchControl::wait_for_release`]), so it may as well keep searching.
     pub fn infinite(&self) -> bool {
         self.infinite
     }
