@@ -16,7 +16,7 @@ pub fn run(args: &[String]) -> i32 {
             eprintln!("qilin: unknown subcommand '{other}' (try: perft, referee, bench, match)");
             2
         }
-        None => 0,
+        None => crate::protocol::run_stdio(),
     }
 }
 

@@ -56,6 +56,7 @@ pub struct SearchControl {
     hard_ms: u64,
     node_limit: u64,
     depth_limit: u32,
+    mate_limit: Option<u32>,
     release_lock: Mutex<bool>,
     released: Condvar,
 }
@@ -63,17 +64,26 @@ pub struct SearchControl {
 impl SearchControl {
     /// A control block for a search under `limits`, with the clock starting now.
     pub fn new(limits: &Limits) -> SearchControl {
+        SearchControl::with_origin(limits, Instant::now())
+    }
+
+    /// A control block whose clock started at `origin` (e.g. when the `go` line was read, so
+    /// that parsing and thread start-up count against the budget). An `origin` in the future
+    /// is treated as now.
+    pub fn with_origin(limits: &Limits, origin: Instant) -> SearchControl {
+        let origin = origin.min(Instant::now());
         let (soft_ms, hard_ms) = allocate_time(limits);
         SearchControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(limits.ponder),
             infinite: limits.infinite,
-            origin: Instant::now(),
+            origin,
             clock_start_us: AtomicU64::new(0),
             soft_ms,
             hard_ms,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             depth_limit: limits.depth.unwrap_or(u32::MAX),
+            mate_limit: limits.mate_moves,
             release_lock: Mutex::new(false),
             released: Condvar::new(),
         }
@@ -119,6 +129,18 @@ impl SearchControl {
     /// The nominal depth limit (`u32::MAX` when none).
     pub fn depth_limit(&self) -> u32 {
         self.depth_limit
+    }
+
+    /// UCI `go mate <n>`: the search may stop once it proves a mate in at most this many
+    /// moves (`None` when not asked).
+    pub fn mate_limit(&self) -> Option<u32> {
+        self.mate_limit
+    }
+
+    /// True for `go infinite`: the answer is held back until `stop` whatever the search does
+    /// (see [`SearchControl::wait_for_release`]), so it may as well keep searching.
+    pub fn infinite(&self) -> bool {
+        self.infinite
     }
 
     /// The node limit (`u64::MAX` when none).
@@ -210,11 +232,14 @@ pub fn allocate_time(limits: &Limits) -> (u64, u64) {
     let usable = clock.time_ms.saturating_sub(overhead).max(1);
     let moves_left = clock.movestogo.map_or(30, |m| m.clamp(1, 50)) as u64;
     let base = usable / moves_left + clock.inc_ms * 3 / 4;
+    // The last move before a control may use most of the clock, but keeps a tenth back for
+    // the unwinding, the pipe and a busy machine's scheduling delays.
     let cap = if moves_left == 1 {
-        usable
+        usable * 9 / 10
     } else {
         usable * 4 / 5
-    };
+    }
+    .max(1);
     let soft = (base * 6 / 10).clamp(1, cap);
     let hard = (base * 3).clamp(1, cap);
     (soft, hard.max(soft))
@@ -248,6 +273,42 @@ mod tests {
         let (soft, hard) = allocate_time(&limits);
         assert!(hard <= 950, "hard {hard}");
         assert!(soft <= hard);
+    }
+
+    #[test]
+    fn one_second_for_the_last_move_keeps_a_margin() {
+        for overhead in [0, 30, 100] {
+            let limits = Limits {
+                clock: Some(Clock {
+                    time_ms: 1000,
+                    inc_ms: 0,
+                    movestogo: Some(1),
+                }),
+                move_overhead_ms: overhead,
+                ..Limits::default()
+            };
+            let (soft, hard) = allocate_time(&limits);
+            assert!(hard <= 900, "overhead {overhead}: hard {hard}");
+            assert!(soft <= hard);
+        }
+    }
+
+    #[test]
+    fn tiny_clocks_still_leave_a_deadline() {
+        for time_ms in [0, 1, 5, 40] {
+            let limits = Limits {
+                clock: Some(Clock {
+                    time_ms,
+                    inc_ms: 5000,
+                    movestogo: None,
+                }),
+                move_overhead_ms: 30,
+                ..Limits::default()
+            };
+            let (soft, hard) = allocate_time(&limits);
+            assert!(soft >= 1 && hard >= soft, "{time_ms}: {soft} {hard}");
+            assert!(hard <= time_ms.max(1), "{time_ms}: hard {hard}");
+        }
     }
 
     #[test]

@@ -5,8 +5,10 @@
 //! [`SearchControl`] and report [`SearchInfo`] / [`SearchOutcome`]; protocol modules format them.
 
 pub mod control;
+pub mod worker;
 
 pub use control::{Clock, Limits, SearchControl};
+pub use worker::{Search, SearchEvent, spawn_search};
 
 /// A search score from the point of view of the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
