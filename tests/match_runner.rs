@@ -1,8 +1,6 @@
 //! `qilin match` driven as a program, against `qilin test-engine`: results, forfeits,
 //! adjudication, SPRT stopping and argument errors.
-//!
-//! Matches between two real Qilin engine processes come once the engine protocol lands on
-//! main (another engineer's issue): add them here then.
+//! Matches between two Qilin engine processes are in `match_qilin.rs`.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};

@@ -180,7 +180,7 @@ mod tests {
 
     #[test]
     fn epd_book_sample_parses() {
-        let text = include_str!("../../tests/data/openings-book-sample.epd");
+        let text = include_str!("../../tests/data/xiangqi/openings-book-sample.epd");
         let openings = parse_openings(text, "sample", GameChoice::Xiangqi).unwrap();
         assert_eq!(openings.len(), 499);
         assert!(openings.iter().all(|o| o.root.contains(" b ")));
