@@ -214,3 +214,65 @@ pub fn final_table(all: &[PairStats], sprt: Option<&SprtParams>, total_played: u
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::game::{GameEnd, GameResult, PlayedGame};
+    use crate::tournament::openings::Opening;
+
+    fn record(pair_game: usize, engines: [usize; 2], result: GameResult) -> GameRecord {
+        GameRecord {
+            number: pair_game + 1,
+            round: 1,
+            pair: 0,
+            pair_game,
+            engines,
+            names: ["x".to_string(), "y".to_string()],
+            colours: ["red", "black"],
+            opening: Opening {
+                root: String::new(),
+                moves: Vec::new(),
+                name: None,
+            },
+            root: String::new(),
+            game: PlayedGame {
+                moves: Vec::new(),
+                end: GameEnd {
+                    result,
+                    reason: "checkmate".to_string(),
+                    detail: None,
+                },
+                time_used_ms: [0, 0],
+            },
+        }
+    }
+
+    #[test]
+    fn games_are_counted_from_the_first_engine_and_paired_by_opening() {
+        let mut stats = PairStats::new([3, 5], ["a".into(), "b".into()], Model::Pentanomial);
+        // Pair 0: engine 3 wins as red, then draws as black: 1.5 points.
+        stats.add(&record(0, [3, 5], GameResult::Win(0)));
+        // Pair 1 arrives out of order: engine 3 loses as black (game 3) ...
+        stats.add(&record(3, [5, 3], GameResult::Win(0)));
+        assert_eq!(stats.pairs.pairs(), 0);
+        stats.add(&record(1, [5, 3], GameResult::Draw));
+        // ... and wins as red (game 2): 1 point.
+        stats.add(&record(2, [3, 5], GameResult::Win(0)));
+        assert_eq!(
+            stats.games,
+            Trinomial {
+                wins: 2,
+                draws: 1,
+                losses: 1
+            }
+        );
+        assert_eq!(stats.pairs.counts, [0, 0, 1, 1, 0]);
+        assert_eq!(stats.reasons.get("checkmate"), Some(&4));
+        let line = progress_line(4, 10, &stats, None);
+        assert!(
+            line.starts_with("[4/10] a vs b: 2.5/4 W-D-L 2-1-1 Elo +"),
+            "{line}"
+        );
+    }
+}

@@ -367,3 +367,50 @@ pub fn run_match(config: &MatchConfig) -> Result<i32, SetupError> {
     let _ = io::stdout().flush();
     Ok(0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::args::parse_args;
+
+    fn config(extra: &str) -> MatchConfig {
+        let text = format!("--engine cmd=a --engine cmd=b --engine cmd=c --movetime 10 {extra}");
+        let words: Vec<String> = text.split_whitespace().map(String::from).collect();
+        parse_args(&words).unwrap()
+    }
+
+    #[test]
+    fn pairs_share_an_opening_with_colours_swapped() {
+        let config = config("--games 3 --rounds 2");
+        let pairs = engine_pairs(&config);
+        assert_eq!(pairs, [[0, 1], [0, 2], [1, 2]]);
+        let jobs = schedule(&config, &pairs, 10);
+        assert_eq!(jobs.len(), 18);
+        let numbers: Vec<usize> = jobs.iter().map(|j| j.number).collect();
+        assert_eq!(numbers, (1..=18).collect::<Vec<_>>());
+        for pair in 0..3 {
+            let games: Vec<&GameJob> = jobs.iter().filter(|j| j.pair == pair).collect();
+            assert_eq!(games.len(), 6);
+            for (index, game) in games.iter().enumerate() {
+                assert_eq!(game.pair_game, index);
+                assert_eq!(game.opening, index / 2);
+                assert_eq!(game.engines[0], pairs[pair][index % 2]);
+                assert_eq!(game.engines[1], pairs[pair][1 - index % 2]);
+            }
+        }
+    }
+
+    #[test]
+    fn gauntlet_and_opening_cycling() {
+        let config = config("--gauntlet --games 5 --repeat 1");
+        let pairs = engine_pairs(&config);
+        assert_eq!(pairs, [[0, 1], [0, 2]]);
+        let jobs = schedule(&config, &pairs, 2);
+        let openings: Vec<usize> = jobs
+            .iter()
+            .filter(|j| j.pair == 0)
+            .map(|j| j.opening)
+            .collect();
+        assert_eq!(openings, [0, 1, 0, 1, 0]);
+    }
+}
