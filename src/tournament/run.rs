@@ -388,14 +388,14 @@ mod tests {
         assert_eq!(jobs.len(), 18);
         let numbers: Vec<usize> = jobs.iter().map(|j| j.number).collect();
         assert_eq!(numbers, (1..=18).collect::<Vec<_>>());
-        for pair in 0..3 {
+        for (pair, engines) in pairs.iter().enumerate() {
             let games: Vec<&GameJob> = jobs.iter().filter(|j| j.pair == pair).collect();
             assert_eq!(games.len(), 6);
             for (index, game) in games.iter().enumerate() {
                 assert_eq!(game.pair_game, index);
                 assert_eq!(game.opening, index / 2);
-                assert_eq!(game.engines[0], pairs[pair][index % 2]);
-                assert_eq!(game.engines[1], pairs[pair][1 - index % 2]);
+                assert_eq!(game.engines[0], engines[index % 2]);
+                assert_eq!(game.engines[1], engines[1 - index % 2]);
             }
         }
     }
