@@ -790,7 +790,11 @@ impl Player {
             match first {
                 "MESSAGE" | "DEBUG" => {}
                 "SUGGEST" => {
-                    let suggestion = line[7..].trim().to_string();
+                    let suggestion = line
+                        .split_whitespace()
+                        .nth(1)
+                        .unwrap_or_default()
+                        .to_string();
                     self.send(&format!("PLAY {suggestion}"))?;
                 }
                 _ => {
