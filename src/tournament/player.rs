@@ -700,10 +700,11 @@ impl Player {
         let go = self.go_command(request, time);
         let sent_at = self.send(&go)?;
         let deadline = sent_at + request.allowed;
+        let waiting_for = format!("bestmove within {} ms", request.allowed.as_millis());
         let mut score = None;
         let mut depth = None;
         loop {
-            let (line, at) = self.receive(deadline, "bestmove")?;
+            let (line, at) = self.receive(deadline, &waiting_for)?;
             let mut words = line.split_whitespace();
             let first = words.next().unwrap_or("");
             match first {
@@ -784,8 +785,9 @@ impl Player {
         };
         self.piskvork_board = None;
         let deadline = sent_at + request.allowed;
+        let waiting_for = format!("move within {} ms", request.allowed.as_millis());
         loop {
-            let (line, at) = self.receive(deadline, "a move")?;
+            let (line, at) = self.receive(deadline, &waiting_for)?;
             let first = line.split_whitespace().next().unwrap_or("");
             match first {
                 "MESSAGE" | "DEBUG" => {}

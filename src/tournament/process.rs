@@ -210,7 +210,17 @@ impl EngineProcess {
                 self.closed = true;
                 Err(WaitError::Closed)
             }
-            Err(RecvTimeoutError::Timeout) => Err(WaitError::Timeout),
+            Err(RecvTimeoutError::Timeout) => {
+                // A line stamped in time may have been queued just as the wait ended.
+                match self.lines.try_recv() {
+                    Ok(ReaderEvent::Line(text, at)) => Ok((text, at)),
+                    Ok(ReaderEvent::Closed) => {
+                        self.closed = true;
+                        Err(WaitError::Closed)
+                    }
+                    Err(_) => Err(WaitError::Timeout),
+                }
+            }
         }
     }
 
