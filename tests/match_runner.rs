@@ -159,6 +159,17 @@ fn assert_forfeits(name: &str, mode_args: &str, extra: &str, reason: &str) {
             if bad_is_red { "0-1" } else { "1-0" }
         );
         assert_ne!(field(record, "detail"), "null");
+        if reason == "timeout" {
+            let bad_time = field(
+                record,
+                if bad_is_red {
+                    "red_time_ms"
+                } else {
+                    "black_time_ms"
+                },
+            );
+            assert!(bad_time.parse::<u64>().unwrap() >= 150, "{record:?}");
+        }
         // The bad engine made exactly 3 good moves in each game, the good one 3 or 4.
         let plies: usize = field(record, "plies").parse().unwrap();
         assert_eq!(plies, field(record, "moves").split_whitespace().count());

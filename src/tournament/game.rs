@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::args::{DrawRule, ResignRule, TimeControl};
 use super::clock::GameClocks;
-use super::player::{EngineFailure, EngineScore, MoveRequest, Player};
+use super::player::{EngineFailure, EngineScore, FailureKind, MoveRequest, Player};
 use super::referee::Referee;
 
 /// One move of a game record.
@@ -206,6 +206,7 @@ pub fn play_game(
                 };
             }
             let seat = referee.side_to_move().min(1);
+            let allowed = clocks.allowance(seat);
             let request = MoveRequest {
                 root: referee.root(),
                 moves: referee.moves(),
@@ -213,11 +214,17 @@ pub fn play_game(
                 seat,
                 clock: clocks.reading(seat),
                 match_time_left_ms: clocks.match_time_left_ms(seat),
-                allowed: clocks.allowance(seat),
+                allowed,
             };
             let reply = match players[seat].request_move(&request, &rules.time) {
                 Ok(reply) => reply,
-                Err(failure) => break 'game engine_forfeit(seat, &failure),
+                Err(failure) => {
+                    if failure.kind == FailureKind::Timeout {
+                        // The whole allowance was used; the loss itself is the timeout.
+                        let _ = clocks.charge(seat, allowed);
+                    }
+                    break 'game engine_forfeit(seat, &failure);
+                }
             };
             if let Err(detail) = clocks.charge(seat, reply.elapsed) {
                 players[seat].mark_unhealthy();
