@@ -642,6 +642,26 @@ mod tests {
     }
 
     #[test]
+    fn each_settings_come_before_an_engine_own() {
+        let config = parse_args(&strings(
+            "--each proto=uci option.Threads=1 --engine cmd=a proto=ucci --engine cmd=b \
+             --depth 3 --nocapture 100 --maxplies 200 --gauntlet --repeat 1 --random-openings",
+        ))
+        .unwrap();
+        assert_eq!(config.engines[0].protocol, ProtocolChoice::Ucci);
+        assert_eq!(config.engines[1].protocol, ProtocolChoice::Uci);
+        assert_eq!(
+            config.engines[1].options,
+            [("Threads".to_string(), "1".to_string())]
+        );
+        assert_eq!(config.no_capture_limit, Some(100));
+        assert_eq!(config.max_plies, Some(200));
+        assert!(config.gauntlet && config.random_openings);
+        assert_eq!(config.repeat, 1);
+        assert_eq!(config.time_margin_ms, DEFAULT_TIME_MARGIN_MS);
+    }
+
+    #[test]
     fn game_clock_forms() {
         assert_eq!(
             parse_game_clock("60+0.5"),
