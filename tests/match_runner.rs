@@ -131,8 +131,8 @@ fn replay(record: &[(String, String)]) -> Position {
 }
 
 /// Runs `good` against a misbehaving engine over both colours and checks that every game is
-/// lost by the misbehaving engine for `reason`, after its `after` good moves (which proves it
-/// was restarted between games).
+/// lost by the misbehaving engine for `reason`, after its 3 good moves (which proves that
+/// after a forfeit it was restarted between games).
 fn assert_forfeits(name: &str, mode_args: &str, extra: &str, reason: &str) {
     let dir = scratch(name);
     let results = dir.join("results.jsonl");
@@ -158,7 +158,9 @@ fn assert_forfeits(name: &str, mode_args: &str, extra: &str, reason: &str) {
             field(record, "result"),
             if bad_is_red { "0-1" } else { "1-0" }
         );
-        assert_ne!(field(record, "detail"), "null");
+        if reason != "resign" {
+            assert_ne!(field(record, "detail"), "null");
+        }
         if reason == "timeout" {
             let bad_time = field(
                 record,
@@ -175,7 +177,12 @@ fn assert_forfeits(name: &str, mode_args: &str, extra: &str, reason: &str) {
         assert_eq!(plies, field(record, "moves").split_whitespace().count());
         let book: usize = field(record, "book_plies").parse().unwrap();
         let engine_plies = plies - book;
-        assert!((6..=7).contains(&engine_plies), "{record:?}");
+        // A resigning engine is not restarted (resigning is no fault): its counter of good
+        // moves carries over and it resigns at once in the second game.
+        let first_game = field(record, "game") == "1";
+        if reason != "resign" || first_game {
+            assert!((6..=7).contains(&engine_plies), "{record:?}");
+        }
         replay(record);
     }
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -265,6 +272,32 @@ fn garbage_loses() {
         "--mode garbage --after 3 --proto ucci",
         "--movetime 200",
         "garbage",
+    );
+}
+
+#[test]
+fn no_move_claim_loses() {
+    assert_forfeits(
+        "nomove-uci",
+        "--mode nomove --after 3",
+        "--movetime 200",
+        "illegal-move",
+    );
+    assert_forfeits(
+        "nomove-ucci",
+        "--mode nomove --after 3 --proto ucci",
+        "--movetime 200",
+        "illegal-move",
+    );
+}
+
+#[test]
+fn ucci_resignation_loses() {
+    assert_forfeits(
+        "resign",
+        "--mode resign --after 3 --proto ucci",
+        "--movetime 200",
+        "resign",
     );
 }
 

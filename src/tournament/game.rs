@@ -219,6 +219,8 @@ pub fn play_game(
             let reply = match players[seat].request_move(&request, &rules.time) {
                 Ok(reply) => reply,
                 Err(failure) => {
+                    // Every forfeit replaces the engine's process before its next game.
+                    players[seat].mark_unhealthy();
                     if failure.kind == FailureKind::Timeout {
                         // The whole allowance was used; the loss itself is the timeout.
                         let _ = clocks.charge(seat, allowed);

@@ -1,10 +1,12 @@
 //! A small fake engine for testing the match runner: `qilin test-engine --mode MODE
 //! [--proto uci|ucci|piskvork] [--seed N] [--after N] [--delay MS] [--score CP]`.
 //!
-//! Modes: `random` plays seeded random legal moves; `illegal`, `crash`, `hang` and `garbage`
-//! play random legal moves for their first `--after` moves (default 0) and then, when asked
-//! for a move, play a well-formed illegal move, exit with status 3, stop answering (and ignore
-//! everything, `quit` included), or print a line that is not the protocol. `--delay` waits
+//! Modes: `random` plays seeded random legal moves; `illegal`, `crash`, `hang`, `garbage`,
+//! `resign` and `nomove` play random legal moves for their first `--after` moves (default 0)
+//! and then, when asked for a move, play a well-formed illegal move, exit with status 3, stop
+//! answering (and ignore everything, `quit` included), print a line that is not the protocol,
+//! resign with their move (UCCI `bestmove m resign`), or claim to have no move
+//! (`bestmove (none)`, `nobestmove`). `--delay` waits
 //! before every move; `--score` is the score reported in an `info` line before every move;
 //! `--ranks 1` numbers ranks 1-10 in UCI moves, as Fairy-Stockfish does.
 
@@ -26,6 +28,8 @@ enum Mode {
     Crash,
     Hang,
     Garbage,
+    Resign,
+    NoMove,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,6 +77,8 @@ fn parse_settings(args: &[String]) -> Result<Settings, String> {
                     "crash" => Mode::Crash,
                     "hang" => Mode::Hang,
                     "garbage" => Mode::Garbage,
+                    "resign" => Mode::Resign,
+                    "nomove" => Mode::NoMove,
                     _ => return Err(format!("unknown mode '{value}'")),
                 }
             }
@@ -212,7 +218,16 @@ impl TestEngine {
                     self.say("%%% this is not a protocol line %%%");
                     return Next::Continue;
                 }
-                Mode::Random | Mode::Illegal => {}
+                Mode::NoMove => {
+                    let reply = match self.settings.proto {
+                        Proto::Uci => "bestmove (none)",
+                        Proto::Ucci => "nobestmove",
+                        Proto::Piskvork => "ERROR no move",
+                    };
+                    self.say(reply);
+                    return Next::Continue;
+                }
+                Mode::Random | Mode::Illegal | Mode::Resign => {}
             }
         }
         if !self.settings.delay.is_zero() {
@@ -240,6 +255,8 @@ impl TestEngine {
                 self.say(&format!("info depth 1 score {score} pv {mv}"));
                 if mv == "(none)" {
                     "nobestmove".to_string()
+                } else if self.misbehaving() && self.settings.mode == Mode::Resign {
+                    format!("bestmove {mv} resign")
                 } else {
                     format!("bestmove {mv}")
                 }
