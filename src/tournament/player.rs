@@ -605,7 +605,8 @@ impl Player {
         if self.ucci_milliseconds {
             ms.to_string()
         } else {
-            format!("{:.3}", ms as f64 / 1000.0)
+            // Whole seconds, as UCCI engines without millisecond mode parse integers.
+            (ms / 1000).to_string()
         }
     }
 
