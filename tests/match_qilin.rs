@@ -81,6 +81,7 @@ fn qilin_against_qilin_at_20_ms_a_move_loses_nothing_on_time() {
                     | "repetition"
                     | "no-capture-limit"
                     | "max-plies"
+                    | "resign"
             ),
             "{line}"
         );
