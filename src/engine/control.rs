@@ -49,6 +49,8 @@ pub struct SearchControl {
     stop: AtomicBool,
     pondering: AtomicBool,
     infinite: bool,
+    /// A fixed time per move (`movetime`): the whole of it is used, whatever the scale.
+    fixed_time: bool,
     origin: Instant,
     /// Microseconds after `origin` at which the clock started (moved by `ponderhit`).
     clock_start_us: AtomicU64,
@@ -77,6 +79,7 @@ impl SearchControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(limits.ponder),
             infinite: limits.infinite,
+            fixed_time: limits.movetime_ms.is_some(),
             origin,
             clock_start_us: AtomicU64::new(0),
             soft_ms,
@@ -184,6 +187,8 @@ impl SearchControl {
         if self.soft_ms == NO_DEADLINE || !self.clock_applies() {
             return false;
         }
+        // A fixed move time is spent in full: only the hard deadline ends it.
+        let scale_percent = if self.fixed_time { 100 } else { scale_percent };
         let soft = (self.soft_ms.saturating_mul(scale_percent) / 100).min(self.hard_ms);
         self.clock_elapsed_ms() >= soft
     }
@@ -248,6 +253,25 @@ pub fn allocate_time(limits: &Limits) -> (u64, u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fixed_move_time_ignores_the_soft_scale() {
+        let fixed = SearchControl::new(&Limits {
+            movetime_ms: Some(60_000),
+            ..Limits::default()
+        });
+        // A clock with a one-second soft limit: a scale of 0% makes it due at once.
+        let clock = SearchControl::new(&Limits {
+            clock: Some(Clock {
+                time_ms: 100_000,
+                inc_ms: 0,
+                movestogo: Some(10),
+            }),
+            ..Limits::default()
+        });
+        assert!(clock.soft_limit_reached(0));
+        assert!(!fixed.soft_limit_reached(0));
+    }
 
     #[test]
     fn movetime_keeps_the_overhead() {
