@@ -167,14 +167,22 @@ impl GameRecord {
         tag(&mut out, "Termination", &termination);
         out.push('\n');
         let black_first = self.root.split_whitespace().nth(1) == Some("b");
+        // Move numbers continue from the FEN's full-move number.
+        let first_number = self
+            .root
+            .split_whitespace()
+            .nth(5)
+            .and_then(|t| t.parse::<usize>().ok())
+            .unwrap_or(1)
+            .max(1);
         let mut line = String::new();
         let mut tokens: Vec<String> = Vec::new();
         for (index, mv) in self.game.moves.iter().enumerate() {
             let ply = index + usize::from(black_first);
             if ply % 2 == 0 {
-                tokens.push(format!("{}.", ply / 2 + 1));
+                tokens.push(format!("{}.", ply / 2 + first_number));
             } else if index == 0 {
-                tokens.push(format!("{}...", ply / 2 + 1));
+                tokens.push(format!("{}...", ply / 2 + first_number));
             }
             tokens.push(iccs_upper(&mv.notation));
             let comment = if mv.book {
@@ -325,6 +333,14 @@ mod tests {
         assert!(pgn.contains("[Red \"b\\\"x\"]"));
         assert!(
             pgn.contains("1. H2-E2 {book} H9-G7 {-0.25/5 0.120s} 0-1"),
+            "{pgn}"
+        );
+        // Black to move at full move 4: numbering continues from the FEN.
+        let mut later = record;
+        later.root = "R b - - 0 4".to_string();
+        let pgn = later.to_pgn("test");
+        assert!(
+            pgn.contains("4... H2-E2 {book} 5. H9-G7 {-0.25/5 0.120s} 0-1"),
             "{pgn}"
         );
     }
