@@ -11,11 +11,13 @@ pub fn run(args: &[String]) -> i32 {
         Some("perft") => perft_command(&args[1..]),
         Some("bench") => bench_command(&args[1..]),
         Some("referee") => referee_command(&args[1..]),
+        Some("match") => crate::tournament::main(&args[1..]),
+        Some("test-engine") => crate::tournament::test_engine::test_engine_main(&args[1..]),
         Some(other) => {
             eprintln!("qilin: unknown subcommand '{other}' (try: perft, referee, bench, match)");
             2
         }
-        None => 0,
+        None => crate::protocol::run_stdio(),
     }
 }
 
@@ -95,7 +97,7 @@ fn perft_command(args: &[String]) -> i32 {
     0
 }
 
-const REFEREE_USAGE: &str = "usage: qilin referee xiangqi [--fen \"<FEN>\"] [--moves \"<m1> <m2> ...\"] [--no-capture-limit <plies>]";
+const REFEREE_USAGE: &str = "usage: qilin referee xiangqi [--fen \"<FEN>\"] [--moves \"<m1> <m2> ...\"] [--no-capture-limit <plies>] [--discount-checks]";
 
 /// `qilin referee xiangqi ...`: plays the moves and prints the verdict line.
 fn referee_command(args: &[String]) -> i32 {
@@ -113,8 +115,14 @@ fn referee_command(args: &[String]) -> i32 {
     let mut fen = None;
     let mut moves = String::new();
     let mut limit = None;
+    let mut discount_checks = false;
     let mut i = 1;
     while i < args.len() {
+        if args[i] == "--discount-checks" {
+            discount_checks = true;
+            i += 1;
+            continue;
+        }
         let value = args.get(i + 1);
         match (args[i].as_str(), value) {
             ("--fen", Some(v)) => fen = Some(v.clone()),
@@ -150,6 +158,7 @@ fn referee_command(args: &[String]) -> i32 {
     if let Some(n) = limit {
         game.set_no_capture_limit(n);
     }
+    game.set_check_discount(discount_checks);
     let moves: Vec<&str> = moves.split_whitespace().collect();
     let mut verdict = game.verdict();
     for (i, text) in moves.iter().enumerate() {

@@ -3,4 +3,6 @@
 
 pub mod cli;
 pub mod engine;
+pub mod protocol;
+pub mod tournament;
 pub mod xiangqi;

@@ -49,6 +49,8 @@ pub struct SearchControl {
     stop: AtomicBool,
     pondering: AtomicBool,
     infinite: bool,
+    /// A fixed time per move (`movetime`): the whole of it is used, whatever the scale.
+    fixed_time: bool,
     origin: Instant,
     /// Microseconds after `origin` at which the clock started (moved by `ponderhit`).
     clock_start_us: AtomicU64,
@@ -56,6 +58,7 @@ pub struct SearchControl {
     hard_ms: u64,
     node_limit: u64,
     depth_limit: u32,
+    mate_limit: Option<u32>,
     release_lock: Mutex<bool>,
     released: Condvar,
 }
@@ -63,17 +66,27 @@ pub struct SearchControl {
 impl SearchControl {
     /// A control block for a search under `limits`, with the clock starting now.
     pub fn new(limits: &Limits) -> SearchControl {
+        SearchControl::with_origin(limits, Instant::now())
+    }
+
+    /// A control block whose clock started at `origin` (e.g. when the `go` line was read, so
+    /// that parsing and thread start-up count against the budget). An `origin` in the future
+    /// is treated as now.
+    pub fn with_origin(limits: &Limits, origin: Instant) -> SearchControl {
+        let origin = origin.min(Instant::now());
         let (soft_ms, hard_ms) = allocate_time(limits);
         SearchControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(limits.ponder),
             infinite: limits.infinite,
-            origin: Instant::now(),
+            fixed_time: limits.movetime_ms.is_some(),
+            origin,
             clock_start_us: AtomicU64::new(0),
             soft_ms,
             hard_ms,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             depth_limit: limits.depth.unwrap_or(u32::MAX),
+            mate_limit: limits.mate_moves,
             release_lock: Mutex::new(false),
             released: Condvar::new(),
         }
@@ -121,6 +134,18 @@ impl SearchControl {
         self.depth_limit
     }
 
+    /// UCI `go mate <n>`: the search may stop once it proves a mate in at most this many
+    /// moves (`None` when not asked).
+    pub fn mate_limit(&self) -> Option<u32> {
+        self.mate_limit
+    }
+
+    /// True for `go infinite`: the answer is held back until `stop` whatever the search does
+    /// (see [`SearchControl::wait_for_release`]), so it may as well keep searching.
+    pub fn infinite(&self) -> bool {
+        self.infinite
+    }
+
     /// The node limit (`u64::MAX` when none).
     pub fn node_limit(&self) -> u64 {
         self.node_limit
@@ -162,6 +187,8 @@ impl SearchControl {
         if self.soft_ms == NO_DEADLINE || !self.clock_applies() {
             return false;
         }
+        // A fixed move time is spent in full: only the hard deadline ends it.
+        let scale_percent = if self.fixed_time { 100 } else { scale_percent };
         let soft = (self.soft_ms.saturating_mul(scale_percent) / 100).min(self.hard_ms);
         self.clock_elapsed_ms() >= soft
     }
@@ -210,11 +237,14 @@ pub fn allocate_time(limits: &Limits) -> (u64, u64) {
     let usable = clock.time_ms.saturating_sub(overhead).max(1);
     let moves_left = clock.movestogo.map_or(30, |m| m.clamp(1, 50)) as u64;
     let base = usable / moves_left + clock.inc_ms * 3 / 4;
+    // The last move before a control may use most of the clock, but keeps a tenth back for
+    // the unwinding, the pipe and a busy machine's scheduling delays.
     let cap = if moves_left == 1 {
-        usable
+        usable * 9 / 10
     } else {
         usable * 4 / 5
-    };
+    }
+    .max(1);
     let soft = (base * 6 / 10).clamp(1, cap);
     let hard = (base * 3).clamp(1, cap);
     (soft, hard.max(soft))
@@ -223,6 +253,25 @@ pub fn allocate_time(limits: &Limits) -> (u64, u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fixed_move_time_ignores_the_soft_scale() {
+        let fixed = SearchControl::new(&Limits {
+            movetime_ms: Some(60_000),
+            ..Limits::default()
+        });
+        // A clock with a one-second soft limit: a scale of 0% makes it due at once.
+        let clock = SearchControl::new(&Limits {
+            clock: Some(Clock {
+                time_ms: 100_000,
+                inc_ms: 0,
+                movestogo: Some(10),
+            }),
+            ..Limits::default()
+        });
+        assert!(clock.soft_limit_reached(0));
+        assert!(!fixed.soft_limit_reached(0));
+    }
 
     #[test]
     fn movetime_keeps_the_overhead() {
@@ -248,6 +297,42 @@ mod tests {
         let (soft, hard) = allocate_time(&limits);
         assert!(hard <= 950, "hard {hard}");
         assert!(soft <= hard);
+    }
+
+    #[test]
+    fn one_second_for_the_last_move_keeps_a_margin() {
+        for overhead in [0, 30, 100] {
+            let limits = Limits {
+                clock: Some(Clock {
+                    time_ms: 1000,
+                    inc_ms: 0,
+                    movestogo: Some(1),
+                }),
+                move_overhead_ms: overhead,
+                ..Limits::default()
+            };
+            let (soft, hard) = allocate_time(&limits);
+            assert!(hard <= 900, "overhead {overhead}: hard {hard}");
+            assert!(soft <= hard);
+        }
+    }
+
+    #[test]
+    fn tiny_clocks_still_leave_a_deadline() {
+        for time_ms in [0, 1, 5, 40] {
+            let limits = Limits {
+                clock: Some(Clock {
+                    time_ms,
+                    inc_ms: 5000,
+                    movestogo: None,
+                }),
+                move_overhead_ms: 30,
+                ..Limits::default()
+            };
+            let (soft, hard) = allocate_time(&limits);
+            assert!(soft >= 1 && hard >= soft, "{time_ms}: {soft} {hard}");
+            assert!(hard <= time_ms.max(1), "{time_ms}: hard {hard}");
+        }
     }
 
     #[test]

@@ -6,8 +6,10 @@
 
 pub mod control;
 pub mod tt;
+pub mod worker;
 
 pub use control::{Clock, Limits, SearchControl};
+pub use worker::{Search, SearchEvent, spawn_search};
 
 /// A search score from the point of view of the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,10 +4,10 @@
 
 use std::ops::Deref;
 
-use super::position::{Bitboard, Position};
+use super::position::{Bitboard, Position, bit};
 use super::tables::{
-    ADVISOR_MOVES, ELEPHANT_MOVES, FILE_SLIDES, HORSE_MOVES, KING_MOVES, Leaps, NONE, PAWN_MOVES,
-    RANK_SLIDES,
+    ADVISOR_MOVES, ELEPHANT_MOVES, FILE_MASKS, FILE_SLIDES, HORSE_ATTACKERS, HORSE_MOVES,
+    KING_MOVES, Leaps, NONE, PAWN_MOVES, RANK_MASKS, RANK_SLIDES,
 };
 use super::types::{Color, Move, Piece, PieceKind, Square};
 
@@ -252,24 +252,51 @@ impl Position {
     }
 
     /// Removes the moves of `list` (pseudo-legal for this position) that leave the king
-    /// attacked. Only moves that can matter are tried: king moves, moves from or to the
-    /// king's rank or file, moves from a horse-leg point next to the king, or every move when
-    /// in check.
+    /// attacked. When in check every move is tried. Otherwise only moves that can expose the
+    /// king are: king moves; moves from the king's rank or file when an enemy chariot or cannon
+    /// (or, on the file, the enemy king) stands on it; moves onto such a line when an enemy
+    /// cannon could use the mover as a screen; moves from a horse leg that holds back an enemy
+    /// horse. Every other move leaves the attacks on the king unchanged.
     pub fn filter_legal(&mut self, list: &mut MoveList) {
-        let king = self.king_square(self.side_to_move());
-        let in_check = self.in_check();
-        let (kf, kr) = (king.file(), king.rank());
+        let us = self.side_to_move();
+        let them = us.flip();
+        let king = self.king_square(us);
+        let (risky_from, risky_to) = if self.in_check() {
+            (!0u128, !0u128)
+        } else {
+            let rank_line = RANK_MASKS[king.rank()];
+            let file_line = FILE_MASKS[king.file()];
+            let chariots = self.pieces(them, PieceKind::Chariot);
+            let cannons = self.pieces(them, PieceKind::Cannon);
+            let mut from_mask = bit(king);
+            let mut to_mask = 0;
+            if (chariots | cannons) & rank_line != 0 {
+                from_mask |= rank_line;
+            }
+            if (chariots | cannons | self.pieces(them, PieceKind::King)) & file_line != 0 {
+                from_mask |= file_line;
+            }
+            if cannons & rank_line != 0 {
+                to_mask |= rank_line;
+            }
+            if cannons & file_line != 0 {
+                to_mask |= file_line;
+            }
+            let horse = Piece::new(them, PieceKind::Horse);
+            if self.pieces(them, PieceKind::Horse) != 0 {
+                let attackers = &HORSE_ATTACKERS[king.index()];
+                for &(h, leg) in &attackers.to[..attackers.len as usize] {
+                    if self.piece_at(Square::from_index_unchecked(h as usize)) == horse {
+                        from_mask |= 1u128 << leg;
+                    }
+                }
+            }
+            (from_mask, to_mask)
+        };
         let mut kept = 0;
         for i in 0..list.len {
             let mv = list.moves[i];
-            let (from, to) = (mv.from(), mv.to());
-            let risky = in_check
-                || from == king
-                || from.file() == kf
-                || from.rank() == kr
-                || to.file() == kf
-                || to.rank() == kr
-                || (from.file().abs_diff(kf) == 1 && from.rank().abs_diff(kr) == 1);
+            let risky = (risky_from & bit(mv.from())) | (risky_to & bit(mv.to())) != 0;
             if !risky || self.move_is_safe(mv) {
                 list.moves[kept] = mv;
                 kept += 1;

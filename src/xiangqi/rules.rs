@@ -215,6 +215,7 @@ pub struct Game {
     moves: Vec<Move>,
     records: Vec<PlyRecord>,
     no_capture_limit: u32,
+    discount_checks: bool,
 }
 
 impl Game {
@@ -234,12 +235,40 @@ impl Game {
             moves: Vec::new(),
             records: vec![record],
             no_capture_limit: DEFAULT_NO_CAPTURE_LIMIT,
+            discount_checks: false,
         }
     }
 
     /// Sets the no-capture limit in plies (0 disables it).
     pub fn set_no_capture_limit(&mut self, plies: u32) {
         self.no_capture_limit = plies;
+    }
+
+    /// Asian-rules counting for the no-capture limit: checks beyond the tenth of the side that
+    /// checked more do not count (two plies each), as Fairy-Stockfish counts. Off by default.
+    pub fn set_check_discount(&mut self, on: bool) {
+        self.discount_checks = on;
+    }
+
+    /// Plies without a capture as the no-capture limit counts them.
+    fn no_capture_plies(&self) -> u32 {
+        let clock = self.pos.halfmove_clock();
+        let n = self.records.len() - 1;
+        if !self.discount_checks || n < 20 {
+            return clock;
+        }
+        let end = (clock as usize).min(n);
+        let (mut checks_them, mut checks_us) = (0u32, 0u32);
+        let mut i = 0;
+        while i < end.max(1) {
+            checks_them += self.records[n - i].check as u32;
+            if i < n {
+                checks_us += self.records[n - i - 1].check as u32;
+            }
+            i += 2;
+        }
+        let discount = 2 * checks_them.max(checks_us).saturating_sub(10);
+        clock.saturating_sub(discount)
     }
 
     /// The no-capture limit in force, in plies (0 = none).
@@ -322,7 +351,7 @@ impl Game {
             }
             None => {}
         }
-        if self.no_capture_limit > 0 && self.pos.halfmove_clock() >= self.no_capture_limit {
+        if self.no_capture_limit > 0 && self.no_capture_plies() >= self.no_capture_limit {
             return Verdict::Draw {
                 reason: Reason::NoCaptureLimit,
             };

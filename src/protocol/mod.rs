@@ -1,0 +1,352 @@
+//! Text protocols: the stdin/stdout loop that speaks UCCI or UCI for Xiangqi (and recognises
+//! Piskvork for the Gomoku side, not implemented yet).
+//!
+//! Shape: a reader thread turns each stdin line into a typed [`Command`] (nom parsers, typed
+//! [`ParseError`]s, never a panic) and sends it over a channel to the engine thread, which
+//! owns all state (position, options, the searcher). `go` moves the searcher onto a search
+//! thread together with a shared [`SearchControl`](crate::engine::SearchControl); the search
+//! reports [`SearchInfo`](crate::engine::SearchInfo) structs and hands the searcher back with
+//! its [`SearchOutcome`](crate::engine::SearchOutcome) over a second channel. Only this module
+//! turns those structs into protocol text.
+//!
+//! Bad input is answered with one `info string <reason>` line (UCI and UCCI alike; Piskvork:
+//! `ERROR`/`UNKNOWN`), the previous state is kept and the engine keeps working.
+
+pub mod command;
+mod parse;
+pub mod piskvork;
+mod session;
+pub mod temp_searcher;
+pub mod ucci;
+pub mod uci;
+
+use std::io::{self, BufRead};
+use std::time::Instant;
+
+use crossbeam_channel::Sender;
+
+pub use command::{Command, ParseError, Protocol};
+
+// TEMPORARY: the protocol layer drives this stand-in until the real search lands in
+// `crate::xiangqi::search`; swapping it is this one line.
+pub use crate::xiangqi::search::{HashProbe, SearchParams, Searcher};
+
+/// The search thread drives the searcher through the engine layer's game-agnostic trait.
+impl crate::engine::Search for Searcher {
+    type Game = crate::xiangqi::Game;
+    type Params = SearchParams;
+    type Move = crate::xiangqi::Move;
+
+    fn run(
+        &mut self,
+        game: &Self::Game,
+        params: &SearchParams,
+        control: &crate::engine::SearchControl,
+        report: &mut dyn FnMut(crate::engine::SearchInfo<Self::Move>),
+    ) -> crate::engine::SearchOutcome<Self::Move> {
+        self.search(game, params, control, report)
+    }
+}
+
+/// Name announced in `id name`.
+pub const ENGINE_NAME: &str = "Qilin";
+/// Version announced in `id name` / `id version`.
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+/// Author announced in `id author`.
+pub const ENGINE_AUTHOR: &str = "the Qilin developers";
+
+/// Default hash size in MB (also what UCCI's `hashsize 0`, "automatic", means).
+pub const DEFAULT_HASH_MB: usize = 16;
+/// Default move overhead in ms.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
+
+/// The engine's settable options, shared by both protocols.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Transposition table size in MB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Principal variations to report (UCI).
+    pub multipv: u32,
+    /// Whether the GUI may ponder.
+    pub ponder: bool,
+    /// Milliseconds kept back on every move.
+    pub move_overhead_ms: u64,
+    /// UCCI: `go` times are milliseconds (else seconds).
+    pub usemillisec: bool,
+    /// UCCI batch mode: commands other than `isready`, `stop`, `ponderhit` and `quit` wait
+    /// silently while thinking.
+    pub batch: bool,
+    /// UCCI debug output.
+    pub debug: bool,
+    /// Randomness of the move choice, 0 = off.
+    pub randomness: u32,
+    /// UCCI `usebook` (no book yet).
+    pub usebook: bool,
+    /// UCCI `bookfiles`.
+    pub bookfiles: String,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
+            multipv: 1,
+            ponder: false,
+            move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
+            usemillisec: true,
+            batch: false,
+            debug: false,
+            randomness: 0,
+            usebook: false,
+            bookfiles: String::new(),
+        }
+    }
+}
+
+/// What the reader thread sends to the engine thread.
+#[derive(Debug)]
+pub(crate) enum Input {
+    /// The first line chose this protocol (sent before its first command).
+    Detected(Protocol),
+    /// A well-formed command, stamped with the moment its line was read (clocks start there).
+    Command(Command, Instant),
+    /// A line that could not be parsed.
+    Bad(ParseError),
+    /// Standard input is closed.
+    Eof,
+}
+
+/// The protocol a first word selects, if any.
+pub fn detect(first_word: &str) -> Option<Protocol> {
+    match first_word {
+        "ucci" => Some(Protocol::Ucci),
+        "uci" => Some(Protocol::Uci),
+        w if piskvork::is_piskvork_word(w) => Some(Protocol::Piskvork),
+        _ => None,
+    }
+}
+
+/// Turns one line into what the engine thread should get, detecting the protocol on the first
+/// non-empty line. `None` for blank lines.
+pub(crate) struct LineReader {
+    protocol: Option<Protocol>,
+    piskvork: piskvork::PiskvorkReader,
+}
+
+impl LineReader {
+    /// A reader that has not seen a protocol yet.
+    pub(crate) fn new() -> LineReader {
+        LineReader {
+            protocol: None,
+            piskvork: piskvork::PiskvorkReader::default(),
+        }
+    }
+
+    /// The inputs one line produces (zero, one, or the detection plus the command).
+    pub(crate) fn read(&mut self, line: &str, at: Instant) -> Vec<Input> {
+        let line = line.trim();
+        let Some(first) = line.split_whitespace().next() else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        let protocol = match self.protocol {
+            Some(p) => p,
+            None => match detect(first) {
+                Some(p) => {
+                    self.protocol = Some(p);
+                    out.push(Input::Detected(p));
+                    p
+                }
+                None if first == "quit" => return vec![Input::Command(Command::Quit, at)],
+                None => return vec![Input::Bad(ParseError::NoProtocol(first.to_string()))],
+            },
+        };
+        let parsed = match protocol {
+            Protocol::Ucci => ucci::parse(line),
+            Protocol::Uci => uci::parse(line),
+            Protocol::Piskvork => self.piskvork.parse(line),
+        };
+        out.push(match parsed {
+            Ok(cmd) => Input::Command(cmd, at),
+            Err(e) => Input::Bad(e),
+        });
+        out
+    }
+}
+
+/// The reader thread's loop: one line at a time until end of input. Invalid UTF-8 is
+/// replaced, never fatal.
+fn read_lines(mut input: impl BufRead, tx: Sender<Input>) {
+    let mut reader = LineReader::new();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                let at = Instant::now();
+                let line = String::from_utf8_lossy(&buf);
+                for item in reader.read(&line, at) {
+                    if tx.send(item).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+    let _ = tx.send(Input::Eof);
+}
+
+/// Runs the protocol loop on stdin/stdout until `quit` (or end of input). Returns the process
+/// exit code.
+pub fn run_stdio() -> i32 {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let reader = std::thread::Builder::new()
+        .name("qilin-reader".into())
+        .spawn(move || read_lines(io::stdin().lock(), tx));
+    if let Err(e) = reader {
+        eprintln!("qilin: cannot start the input thread: {e}");
+        return 1;
+    }
+    // The reader thread stays blocked on stdin when we quit; the process exit ends it.
+    session::Session::new(rx, io::stdout()).run()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_line_decides_the_protocol() {
+        let now = Instant::now();
+        let mut r = LineReader::new();
+        assert!(r.read("   ", now).is_empty());
+        let items = r.read("ucci", now);
+        assert!(matches!(items[0], Input::Detected(Protocol::Ucci)));
+        assert!(matches!(
+            items[1],
+            Input::Command(Command::Handshake(Protocol::Ucci), _)
+        ));
+        // A later `uci` is parsed as a handshake request the engine thread declines.
+        let items = r.read("uci", now);
+        assert_eq!(items.len(), 1);
+        assert!(matches!(
+            items[0],
+            Input::Command(Command::Handshake(Protocol::Uci), _)
+        ));
+
+        let mut r = LineReader::new();
+        assert!(matches!(r.read("hello", now)[0], Input::Bad(_)));
+        assert!(matches!(
+            r.read("START 15", now)[0],
+            Input::Detected(Protocol::Piskvork)
+        ));
+    }
+}
+
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+
+    /// Deterministic pseudo-random numbers (xorshift), so failures reproduce.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+            items[(self.next() % items.len() as u64) as usize]
+        }
+    }
+
+    const WORDS: [&str; 48] = [
+        "ucci",
+        "uci",
+        "go",
+        "position",
+        "fen",
+        "startpos",
+        "moves",
+        "setoption",
+        "name",
+        "value",
+        "depth",
+        "infinite",
+        "nodes",
+        "time",
+        "movestogo",
+        "increment",
+        "opptime",
+        "wtime",
+        "btime",
+        "winc",
+        "binc",
+        "movetime",
+        "mate",
+        "ponder",
+        "draw",
+        "searchmoves",
+        "perft",
+        "banmoves",
+        "probe",
+        "ponderhit",
+        "stop",
+        "quit",
+        "isready",
+        "d",
+        "h2e2",
+        "H2-E2",
+        "j9z9",
+        "-1",
+        "0",
+        "12",
+        "1.5",
+        "99999999999999999999",
+        "é中",
+        "-",
+        ".",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
+        "w",
+        "Hash",
+    ];
+
+    #[test]
+    fn random_lines_never_panic() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let now = Instant::now();
+        for _ in 0..20_000 {
+            let n = rng.next() % 8;
+            let mut line = String::new();
+            for _ in 0..n {
+                line.push_str(rng.pick(&WORDS));
+                line.push_str(rng.pick(&[" ", "  ", "\t", " "]));
+            }
+            // Both parsers directly, and the detecting reader.
+            let _ = ucci::parse(&line);
+            let _ = uci::parse(&line);
+            let mut reader = LineReader::new();
+            let _ = reader.read(&line, now);
+            let _ = reader.read(&line, now);
+        }
+    }
+
+    #[test]
+    fn random_bytes_never_panic() {
+        let mut rng = Rng(12345);
+        for _ in 0..20_000 {
+            let len = (rng.next() % 24) as usize;
+            let bytes: Vec<u8> = (0..len).map(|_| (rng.next() % 256) as u8).collect();
+            let line = String::from_utf8_lossy(&bytes);
+            let _ = ucci::parse(&line);
+            let _ = uci::parse(&line);
+        }
+    }
+}

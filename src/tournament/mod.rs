@@ -1,0 +1,38 @@
+//! `qilin match`: runs engine-versus-engine matches between any engines that speak UCCI, UCI
+//! or Piskvork, adjudicated by Qilin's own referees.
+
+pub mod args;
+pub mod clock;
+pub mod game;
+pub mod openings;
+pub mod player;
+pub mod process;
+pub mod record;
+pub mod referee;
+pub mod report;
+pub mod run;
+pub mod stats;
+
+/// Entry point of `qilin match`: `args` are the words after `match`. Returns the exit status:
+/// 0 after a match, 2 for bad arguments or unusable files.
+pub fn main(args: &[String]) -> i32 {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{}", args::USAGE);
+        return 0;
+    }
+    let config = match args::parse_args(args) {
+        Ok(config) => config,
+        Err(error) => {
+            eprintln!("qilin match: {error}\n{}", args::USAGE);
+            return 2;
+        }
+    };
+    match run::run_match(&config) {
+        Ok(status) => status,
+        Err(run::SetupError(message)) => {
+            eprintln!("qilin match: {message}");
+            2
+        }
+    }
+}
+pub mod test_engine;

@@ -1,0 +1,278 @@
+//! Per-pair statistics, the live progress line (stderr) and the final table (stdout).
+//!
+//! Elo and the SPRT use the pentanomial model (one sample per pair of games on the same
+//! opening with colours swapped) when openings are played an even number of times
+//! (`--repeat`, default 2); otherwise the trinomial model (one sample per game).
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::record::GameRecord;
+use super::stats::{
+    EloEstimate, Pentanomial, SprtDecision, SprtParams, Trinomial, elo_pentanomial, elo_trinomial,
+};
+
+/// Which statistical model a pair is judged with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Model {
+    /// Pairs of games on one opening.
+    Pentanomial,
+    /// Single games.
+    Trinomial,
+}
+
+impl Model {
+    /// Lower-case name for output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Model::Pentanomial => "pentanomial",
+            Model::Trinomial => "trinomial",
+        }
+    }
+}
+
+/// Results of one engine pair, from the first engine's point of view.
+#[derive(Clone, Debug)]
+pub struct PairStats {
+    /// Engine indices: `first` is the one whose score is counted.
+    pub engines: [usize; 2],
+    /// Engine names.
+    pub names: [String; 2],
+    /// Games won, drawn and lost by `first`.
+    pub games: Trinomial,
+    /// Completed game pairs by `first`'s points.
+    pub pairs: Pentanomial,
+    /// Half of a pair waiting for its other game: pair-game index / 2 -> half points.
+    pending: HashMap<usize, usize>,
+    /// Games ended by each reason.
+    pub reasons: BTreeMap<String, u64>,
+    /// The model used.
+    pub model: Model,
+}
+
+impl PairStats {
+    /// Empty statistics for engines `engines` named `names`.
+    pub fn new(engines: [usize; 2], names: [String; 2], model: Model) -> PairStats {
+        PairStats {
+            engines,
+            names,
+            games: Trinomial::default(),
+            pairs: Pentanomial::default(),
+            pending: HashMap::new(),
+            reasons: BTreeMap::new(),
+            model,
+        }
+    }
+
+    /// Adds a finished game of this pair.
+    pub fn add(&mut self, record: &GameRecord) {
+        let Some(seat) = record.engines.iter().position(|&e| e == self.engines[0]) else {
+            return;
+        };
+        let half_points = record.half_points_of_seat(seat);
+        match half_points {
+            2 => self.games.wins += 1,
+            1 => self.games.draws += 1,
+            _ => self.games.losses += 1,
+        }
+        *self
+            .reasons
+            .entry(record.game.end.reason.clone())
+            .or_insert(0) += 1;
+        let slot = record.pair_game / 2;
+        match self.pending.remove(&slot) {
+            Some(other) => self.pairs.add_pair(other + half_points),
+            None => {
+                self.pending.insert(slot, half_points);
+            }
+        }
+    }
+
+    /// Elo of `first` with its 95% interval under the pair's model.
+    pub fn elo(&self) -> Option<EloEstimate> {
+        match self.model {
+            Model::Pentanomial => elo_pentanomial(&self.pairs),
+            Model::Trinomial => elo_trinomial(&self.games),
+        }
+    }
+
+    /// LLR of the SPRT under the pair's model.
+    pub fn llr(&self, sprt: &SprtParams) -> f64 {
+        match self.model {
+            Model::Pentanomial => sprt.llr_pentanomial(&self.pairs),
+            Model::Trinomial => sprt.llr_trinomial(&self.games),
+        }
+    }
+}
+
+fn signed(value: f64) -> String {
+    if value.is_finite() {
+        // Adding zero turns -0.0 into 0.0.
+        format!("{:+.1}", value + 0.0)
+    } else if value > 0.0 {
+        "+inf".to_string()
+    } else {
+        "-inf".to_string()
+    }
+}
+
+fn elo_text(elo: Option<EloEstimate>) -> String {
+    match elo {
+        Some(e) => format!(
+            "{} [{}, {}]",
+            signed(e.elo),
+            signed(e.lower),
+            signed(e.upper)
+        ),
+        None => "-".to_string(),
+    }
+}
+
+/// The progress line after a game.
+pub fn progress_line(
+    done: usize,
+    total: usize,
+    stats: &PairStats,
+    sprt: Option<&SprtParams>,
+) -> String {
+    let games = stats.games;
+    let mut line = format!(
+        "[{done}/{total}] {} vs {}: {:.1}/{} W-D-L {}-{}-{} Elo {}",
+        stats.names[0],
+        stats.names[1],
+        games.points(),
+        games.games(),
+        games.wins,
+        games.draws,
+        games.losses,
+        elo_text(stats.elo()),
+    );
+    if let Some(sprt) = sprt {
+        let (lower, upper) = sprt.bounds();
+        line += &format!(" LLR {:.2} ({lower:.2}, {upper:.2})", stats.llr(sprt));
+    }
+    line
+}
+
+/// The SPRT verdict text.
+pub fn sprt_text(decision: SprtDecision) -> &'static str {
+    match decision {
+        SprtDecision::Continue => "no decision yet",
+        SprtDecision::AcceptH0 => "H0 accepted (elo0)",
+        SprtDecision::AcceptH1 => "H1 accepted (elo1)",
+    }
+}
+
+/// The final table, one block per pair.
+pub fn final_table(all: &[PairStats], sprt: Option<&SprtParams>, total_played: usize) -> String {
+    let mut out = format!("Games played: {total_played}\n");
+    out += &format!(
+        "{:<32} {:>6} {:>6} {:>6} {:>6} {:>7}  {}\n",
+        "Pair", "Games", "Wins", "Draws", "Losses", "Score", "Elo [95% interval]"
+    );
+    for stats in all {
+        let games = stats.games;
+        let score = if games.games() > 0 {
+            format!("{:.1}%", 100.0 * games.points() / games.games() as f64)
+        } else {
+            "-".to_string()
+        };
+        out += &format!(
+            "{:<32} {:>6} {:>6} {:>6} {:>6} {:>7}  {} ({})\n",
+            format!("{} vs {}", stats.names[0], stats.names[1]),
+            games.games(),
+            games.wins,
+            games.draws,
+            games.losses,
+            score,
+            elo_text(stats.elo()),
+            stats.model.name(),
+        );
+        let c = stats.pairs.counts;
+        out += &format!(
+            "  pairs by points 0/0.5/1/1.5/2: {} {} {} {} {}\n",
+            c[0], c[1], c[2], c[3], c[4]
+        );
+        let reasons: Vec<String> = stats
+            .reasons
+            .iter()
+            .map(|(reason, count)| format!("{reason} {count}"))
+            .collect();
+        out += &format!("  terminations: {}\n", reasons.join(", "));
+        if let Some(sprt) = sprt {
+            let llr = stats.llr(sprt);
+            let (lower, upper) = sprt.bounds();
+            out += &format!(
+                "  SPRT ({} model, logistic Elo) elo0={} elo1={} alpha={} beta={}: LLR {llr:.3} ({lower:.3}, {upper:.3}): {}\n",
+                stats.model.name(),
+                sprt.elo0,
+                sprt.elo1,
+                sprt.alpha,
+                sprt.beta,
+                sprt_text(sprt.decide(llr)),
+            );
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::game::{GameEnd, GameResult, PlayedGame};
+    use crate::tournament::openings::Opening;
+
+    fn record(pair_game: usize, engines: [usize; 2], result: GameResult) -> GameRecord {
+        GameRecord {
+            number: pair_game + 1,
+            round: 1,
+            pair: 0,
+            pair_game,
+            engines,
+            names: ["x".to_string(), "y".to_string()],
+            colours: ["red", "black"],
+            opening: Opening {
+                root: String::new(),
+                moves: Vec::new(),
+                name: None,
+            },
+            root: String::new(),
+            game: PlayedGame {
+                moves: Vec::new(),
+                end: GameEnd {
+                    result,
+                    reason: "checkmate".to_string(),
+                    detail: None,
+                },
+                time_used_ms: [0, 0],
+            },
+        }
+    }
+
+    #[test]
+    fn games_are_counted_from_the_first_engine_and_paired_by_opening() {
+        let mut stats = PairStats::new([3, 5], ["a".into(), "b".into()], Model::Pentanomial);
+        // Pair 0: engine 3 wins as red, then draws as black: 1.5 points.
+        stats.add(&record(0, [3, 5], GameResult::Win(0)));
+        // Pair 1 arrives out of order: engine 3 loses as black (game 3) ...
+        stats.add(&record(3, [5, 3], GameResult::Win(0)));
+        assert_eq!(stats.pairs.pairs(), 0);
+        stats.add(&record(1, [5, 3], GameResult::Draw));
+        // ... and wins as red (game 2): 1 point.
+        stats.add(&record(2, [3, 5], GameResult::Win(0)));
+        assert_eq!(
+            stats.games,
+            Trinomial {
+                wins: 2,
+                draws: 1,
+                losses: 1
+            }
+        );
+        assert_eq!(stats.pairs.counts, [0, 0, 1, 1, 0]);
+        assert_eq!(stats.reasons.get("checkmate"), Some(&4));
+        let line = progress_line(4, 10, &stats, None);
+        assert!(
+            line.starts_with("[4/10] a vs b: 2.5/4 W-D-L 2-1-1 Elo +"),
+            "{line}"
+        );
+    }
+}
