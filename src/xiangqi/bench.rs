@@ -10,7 +10,7 @@ use super::search::{SearchParams, Searcher};
 use crate::engine::{Limits, SearchControl};
 
 /// Depth searched when none is given.
-pub const DEFAULT_DEPTH: u32 = 13;
+pub const DEFAULT_DEPTH: u32 = 14;
 
 /// Table size used by the bench.
 pub const BENCH_HASH_MB: usize = 16;
