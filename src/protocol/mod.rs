@@ -16,7 +16,6 @@ pub mod command;
 mod parse;
 pub mod piskvork;
 mod session;
-pub mod temp_searcher;
 pub mod ucci;
 pub mod uci;
 
