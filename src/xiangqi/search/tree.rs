@@ -219,6 +219,15 @@ impl<'a> Worker<'a> {
         self.nulls.push(false);
     }
 
+    /// Makes `mv` followed by the child's principal variation the PV at `ply`.
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        self.pv[ply][0] = Some(mv);
+        let n = self.pv_len[ply + 1];
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][1..=n].copy_from_slice(&tail[0][..n]);
+        self.pv_len[ply] = n + 1;
+    }
+
     #[inline]
     fn unmake(&mut self) {
         self.pos.unmake_move();
@@ -739,11 +748,7 @@ impl<'a> Worker<'a> {
                 if v > alpha {
                     best_move = Some(mv);
                     if pv_node {
-                        self.pv[ply][0] = Some(mv);
-                        let n = self.pv_len[ply + 1];
-                        let (head, tail) = self.pv.split_at_mut(ply + 1);
-                        head[ply][1..=n].copy_from_slice(&tail[0][..n]);
-                        self.pv_len[ply] = n + 1;
+                        self.update_pv(ply, mv);
                     }
                     if v >= beta {
                         break;
@@ -892,11 +897,7 @@ impl<'a> Worker<'a> {
                 if v > alpha {
                     best_move = Some(mv);
                     if pv_node {
-                        self.pv[ply][0] = Some(mv);
-                        let n = self.pv_len[ply + 1];
-                        let (head, tail) = self.pv.split_at_mut(ply + 1);
-                        head[ply][1..=n].copy_from_slice(&tail[0][..n]);
-                        self.pv_len[ply] = n + 1;
+                        self.update_pv(ply, mv);
                     }
                     if v >= beta {
                         break;
