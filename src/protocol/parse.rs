@@ -79,25 +79,27 @@ fn unsigned(text: &str) -> IResult<&str, &str, Fail> {
     all_consuming(digit1).parse(text)
 }
 
+/// `Negative` when the word was a negative number, else `NotANumber`.
+fn sign_error(keyword: &'static str, text: &str, negative: bool) -> ParseError {
+    let found = text.to_string();
+    if negative {
+        ParseError::Negative { keyword, found }
+    } else {
+        ParseError::NotANumber { keyword, found }
+    }
+}
+
 /// Classifies a word that should have been a non-negative integer.
 fn number_error(keyword: &'static str, text: &str) -> ParseError {
     let negative: IResult<&str, &str, Fail> =
         all_consuming(recognize(preceded(char('-'), digit1))).parse(text);
-    if negative.is_ok() {
-        ParseError::Negative {
-            keyword,
-            found: text.to_string(),
-        }
-    } else if unsigned(text).is_ok() {
+    if negative.is_err() && unsigned(text).is_ok() {
         ParseError::TooLarge {
             keyword,
             found: text.to_string(),
         }
     } else {
-        ParseError::NotANumber {
-            keyword,
-            found: text.to_string(),
-        }
+        sign_error(keyword, text, negative.is_ok())
     }
 }
 
@@ -140,17 +142,7 @@ pub(crate) fn raw_time<'a>(input: &'a str, keyword: &'static str) -> Res<'a, Raw
             (digit1, opt(preceded(char('.'), digit1))),
         )))
         .parse(text);
-        return bad(if negative.is_ok() {
-            ParseError::Negative {
-                keyword,
-                found: text.to_string(),
-            }
-        } else {
-            ParseError::NotANumber {
-                keyword,
-                found: text.to_string(),
-            }
-        });
+        return bad(sign_error(keyword, text, negative.is_ok()));
     };
     let too_large = || ParseError::TooLarge {
         keyword,
