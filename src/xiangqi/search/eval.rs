@@ -5,7 +5,12 @@
 //! when it reports centipawn-like scores). Every term is computed the same way for both colours
 //! from each colour's own point of view, and the tables are symmetric left-right, so the
 //! evaluation is exactly colour- and mirror-symmetric. Integers only.
+//!
+//! The evaluation is linear in its weights (see `weights.rs`): each term is a count times a
+//! middle-game/end-game weight pair. The counting code is written once, generic over a
+//! [`Sink`]: the search's sink adds weights, the tuner's sink ([`trace`]) records the counts.
 
+use super::weights;
 use crate::xiangqi::Position;
 use crate::xiangqi::position::Bitboard;
 use crate::xiangqi::tables::{
@@ -16,191 +21,216 @@ use crate::xiangqi::types::{Color, FILES, PieceKind, RANKS, SQUARES, Square};
 /// Game phase at the start: chariots 6, horses and cannons 3 each, both sides.
 pub const MAX_PHASE: i32 = 48;
 
-/// Middle-game material by `PieceKind::index()`.
-pub const VALUE_MG: [i32; 7] = [0, 200, 200, 400, 900, 450, 90];
-/// End-game material by `PieceKind::index()`.
-pub const VALUE_EG: [i32; 7] = [0, 180, 180, 460, 950, 410, 120];
+/// A middle-game and an end-game weight: the evaluation interpolates between the two by the
+/// game phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pair(pub i32, pub i32);
 
-/// Bonus for the side to move.
-const TEMPO: i32 = 12;
+/// Number of piece-square entries per piece kind (a half board: 10 rows, 5 columns).
+pub const HALF: usize = 50;
+/// Index of the first material weight in the flat weight list (by `PieceKind::index()`).
+pub const MATERIAL_BASE: usize = 0;
+/// Index of the first piece-square weight: `PST_BASE + kind * HALF + row * 5 + column`.
+pub const PST_BASE: usize = 7;
+/// Index of the first scalar weight (in the order of [`SCALAR_NAMES`]).
+pub const SCALAR_BASE: usize = PST_BASE + 7 * HALF;
 
-/// Half a piece-square table from red's point of view: rows are ranks 9 (the enemy's back
-/// rank) down to 0, columns files a..e; files f..i mirror d..a.
-type Half = [[i32; 5]; RANKS];
-
-#[rustfmt::skip]
-const PAWN_MG: Half = [
-    [  0,  10,  20,  40,  40],
-    [ 50,  80, 110, 140, 150],
-    [ 50,  80, 100, 130, 140],
-    [ 40,  60,  80,  90, 100],
-    [ 30,  40,  50,  60,  70],
-    [  0,   0,  10,   0,  20],
-    [  0,   0,   0,   0,  10],
-    [  0,   0,   0,   0,   0],
-    [  0,   0,   0,   0,   0],
-    [  0,   0,   0,   0,   0],
-];
-#[rustfmt::skip]
-const PAWN_EG: Half = [
-    [ 20,  30,  40,  60,  60],
-    [ 70, 100, 130, 160, 170],
-    [ 70, 100, 120, 150, 160],
-    [ 60,  80, 100, 110, 120],
-    [ 50,  60,  70,  80,  90],
-    [  0,   0,  10,   0,  10],
-    [  0,   0,   0,   0,   0],
-    [  0,   0,   0,   0,   0],
-    [  0,   0,   0,   0,   0],
-    [  0,   0,   0,   0,   0],
-];
-#[rustfmt::skip]
-const HORSE_MG: Half = [
-    [-10,   0,  10,   0,   0],
-    [  0,  20,  40,  30,  10],
-    [ 10,  30,  40,  40,  30],
-    [ 10,  30,  40,  40,  40],
-    [  0,  20,  30,  30,  30],
-    [  0,  10,  20,  20,  20],
-    [-10,  10,  10,  20,  10],
-    [-10,   0,  10,  10,  20],
-    [-20, -10,   0,   0, -20],
-    [-30, -20, -10, -20, -30],
-];
-#[rustfmt::skip]
-const HORSE_EG: Half = [
-    [-10,   0,  10,  10,  10],
-    [  0,  20,  30,  30,  30],
-    [ 10,  20,  30,  40,  40],
-    [ 10,  20,  30,  40,  40],
-    [  0,  10,  20,  30,  30],
-    [  0,  10,  20,  20,  20],
-    [-10,   0,  10,  10,  10],
-    [-10,   0,   0,  10,  10],
-    [-20, -10,   0,   0,   0],
-    [-30, -20, -10, -10, -10],
-];
-#[rustfmt::skip]
-const CHARIOT_MG: Half = [
-    [  0,  10,  10,  20,  10],
-    [ 10,  20,  20,  30,  20],
-    [  0,  10,  10,  20,  20],
-    [  0,  10,  10,  20,  20],
-    [  0,  10,  10,  20,  20],
-    [  0,  10,  10,  20,  20],
-    [-10,   0,   0,  10,  10],
-    [-10,   0,   0,  10,   0],
-    [-10,   0,   0,  10,   0],
-    [-20,   0,   0,  10,   0],
-];
-#[rustfmt::skip]
-const CHARIOT_EG: Half = [
-    [  0,   0,  10,  10,  10],
-    [  0,  10,  10,  20,  20],
-    [  0,  10,  10,  20,  20],
-    [  0,  10,  10,  10,  10],
-    [  0,   0,   0,  10,  10],
-    [  0,   0,   0,  10,  10],
-    [  0,   0,   0,   0,   0],
-    [  0,   0,   0,   0,   0],
-    [  0,   0,   0,   0,   0],
-    [  0,   0,   0,   0,   0],
-];
-#[rustfmt::skip]
-const CANNON_MG: Half = [
-    [ 20,  20,   0, -10, -10],
-    [ 10,  10,   0, -10, -10],
-    [ 10,  10,   0, -10,   0],
-    [  0,   0,   0,   0,  10],
-    [  0,   0,   0,   0,  10],
-    [  0,   0,   0,   0,  20],
-    [  0,   0,   0,   0,  10],
-    [  0,  10,  10,  10,  30],
-    [  0,   0,   0,   0,  10],
-    [  0,   0,   0,   0,   0],
-];
-#[rustfmt::skip]
-const CANNON_EG: Half = [
-    [  0,   0,   0,   0,   0],
-    [  0,   0,   0,   0,   0],
-    [  0,   0,   0,   0,  10],
-    [  0,   0,   0,   0,  10],
-    [  0,   0,   0,   0,  10],
-    [  0,   0,   0,   0,  10],
-    [  0,   0,   0,   0,  10],
-    [  0,   0,   0,  10,  20],
-    [  0,   0,   0,  10,  20],
-    [  0,   0,   0,  10,  10],
-];
-#[rustfmt::skip]
-const ADVISOR_MG: Half = [
-    [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0], [0, 0, 0, 0, 0],
-    [0, 0, 0, -5, 0],
-    [0, 0, 0, 0, 10],
-    [0, 0, 0, 0, 0],
-];
-#[rustfmt::skip]
-const ELEPHANT_MG: Half = [
-    [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0],
-    [0, 0, -5, 0, 0],
-    [0, 0, 0, 0, 0],
-    [-10, 0, 0, 0, 10],
-    [0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0],
-];
-#[rustfmt::skip]
-const KING_MG: Half = [
-    [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0], [0, 0, 0, 0, 0],
-    [0, 0, 0, -30, -30],
-    [0, 0, 0, -15, -10],
-    [0, 0, 0, -5, 0],
-];
-#[rustfmt::skip]
-const KING_EG: Half = [
-    [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0], [0, 0, 0, 0, 0],
-    [0, 0, 0, -20, -20],
-    [0, 0, 0, -5, 0],
-    [0, 0, 0, 0, 5],
+/// What each scalar weight measures (the order of `weights::SCALARS`).
+pub const SCALAR_NAMES: [&str; SCALARS] = [
+    "chariot mobility",
+    "horse mobility",
+    "horse trapped",
+    "cannon mobility",
+    "missing advisor x chariot",
+    "missing advisor x horse",
+    "missing advisor x cannon",
+    "missing advisor x crossed soldier",
+    "missing elephant x chariot",
+    "missing elephant x horse",
+    "missing elephant x cannon",
+    "missing elephant x crossed soldier",
+    "chariot in king zone",
+    "horse in king zone",
+    "cannon in king zone",
+    "crossed soldier in king zone",
+    "king-zone attacker x missing advisor",
+    "cannon on king file, no screen",
+    "cannon on king file, one screen",
+    "cannon on king file, two screens",
+    "cannon on king rank, no screen",
+    "cannon on king rank, two screens",
+    "soldiers side by side",
+    "doubled soldiers",
+    "connected chariots",
+    "elephants guarding each other",
+    "advisors with the centre",
+    "chariot palace attacks",
+    "horse palace attacks",
+    "cannon palace attacks",
+    "tempo",
 ];
 
-/// Expands a half table plus a material value into 90 entries indexed by red's square.
-const fn expand(half: &Half, value: i32) -> [i32; SQUARES] {
-    let mut t = [0; SQUARES];
-    let mut s = 0;
-    while s < SQUARES {
-        let file = s % FILES;
-        let rank = s / FILES;
-        let col = if file <= 4 { file } else { FILES - 1 - file };
-        t[s] = half[RANKS - 1 - rank][col] + value;
-        s += 1;
+/// Number of scalar terms.
+pub const SCALARS: usize = 31;
+/// Number of weights in all.
+pub const NUM_WEIGHTS: usize = SCALAR_BASE + SCALARS;
+
+const CHARIOT_MOBILITY: usize = 0;
+const HORSE_MOBILITY: usize = 1;
+const HORSE_TRAPPED: usize = 2;
+const CANNON_MOBILITY: usize = 3;
+const MISSING_ADVISOR_X: usize = 4; // + chariot, horse, cannon, crossed soldier
+const MISSING_ELEPHANT_X: usize = 8; // + chariot, horse, cannon, crossed soldier
+const ZONE_CHARIOT: usize = 12;
+const ZONE_HORSE: usize = 13;
+const ZONE_CANNON: usize = 14;
+const ZONE_PAWN: usize = 15;
+const ZONE_X_MISSING_ADVISOR: usize = 16;
+const CANNON_FILE_SCREENS: usize = 17; // + 0, 1, 2 screens
+const CANNON_RANK_EMPTY: usize = 20;
+const CANNON_RANK_TWO_SCREENS: usize = 21;
+const PAWN_PAIR: usize = 22;
+const PAWN_DOUBLED: usize = 23;
+const CHARIOTS_CONNECTED: usize = 24;
+const ELEPHANTS_CONNECTED: usize = 25;
+const ADVISORS_CENTRE: usize = 26;
+const CHARIOT_PALACE: usize = 27;
+const HORSE_PALACE: usize = 28;
+const CANNON_PALACE: usize = 29;
+const TEMPO: usize = 30;
+
+/// Every weight in one list, in the order of the index constants above.
+pub const WEIGHTS: [Pair; NUM_WEIGHTS] = {
+    let mut w = [Pair(0, 0); NUM_WEIGHTS];
+    let mut i = 0;
+    while i < 7 {
+        w[MATERIAL_BASE + i] = weights::MATERIAL[i];
+        let mut j = 0;
+        while j < HALF {
+            w[PST_BASE + i * HALF + j] = weights::PST[i][j];
+            j += 1;
+        }
+        i += 1;
     }
-    t
+    let mut k = 0;
+    while k < SCALARS {
+        w[SCALAR_BASE + k] = weights::SCALARS[k];
+        k += 1;
+    }
+    w
+};
+
+/// The half-table index of a red-relative square: row 0 is the enemy's back rank, columns
+/// count from the nearer edge.
+const fn half_index(red_sq: usize) -> usize {
+    let file = red_sq % FILES;
+    let rank = red_sq / FILES;
+    let col = if file <= 4 { file } else { FILES - 1 - file };
+    (RANKS - 1 - rank) * 5 + col
 }
 
 /// `[phase 0 = mg, 1 = eg][kind index][red-relative square]`: material plus placement.
-static PST: [[[i32; SQUARES]; 7]; 2] = [
-    [
-        expand(&KING_MG, VALUE_MG[0]),
-        expand(&ADVISOR_MG, VALUE_MG[1]),
-        expand(&ELEPHANT_MG, VALUE_MG[2]),
-        expand(&HORSE_MG, VALUE_MG[3]),
-        expand(&CHARIOT_MG, VALUE_MG[4]),
-        expand(&CANNON_MG, VALUE_MG[5]),
-        expand(&PAWN_MG, VALUE_MG[6]),
-    ],
-    [
-        expand(&KING_EG, VALUE_EG[0]),
-        expand(&ADVISOR_MG, VALUE_EG[1]),
-        expand(&ELEPHANT_MG, VALUE_EG[2]),
-        expand(&HORSE_EG, VALUE_EG[3]),
-        expand(&CHARIOT_EG, VALUE_EG[4]),
-        expand(&CANNON_EG, VALUE_EG[5]),
-        expand(&PAWN_EG, VALUE_EG[6]),
-    ],
-];
+static PST: [[[i32; SQUARES]; 7]; 2] = {
+    let mut t = [[[0; SQUARES]; 7]; 2];
+    let mut k = 0;
+    while k < 7 {
+        let mut s = 0;
+        while s < SQUARES {
+            let m = weights::MATERIAL[k];
+            let p = weights::PST[k][half_index(s)];
+            t[0][k][s] = m.0 + p.0;
+            t[1][k][s] = m.1 + p.1;
+            s += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// Receives the evaluation's counts for one colour.
+pub trait Sink {
+    /// A piece of kind `kind` on red-relative square `red_sq` (material and placement).
+    fn piece(&mut self, kind: usize, red_sq: usize);
+    /// `count` times scalar term `term`.
+    fn scalar(&mut self, term: usize, count: i32);
+}
+
+/// The search's sink: sums the weights.
+#[derive(Default)]
+struct Sum {
+    mg: i32,
+    eg: i32,
+}
+
+impl Sink for Sum {
+    #[inline(always)]
+    fn piece(&mut self, kind: usize, red_sq: usize) {
+        self.mg += PST[0][kind][red_sq];
+        self.eg += PST[1][kind][red_sq];
+    }
+
+    #[inline(always)]
+    fn scalar(&mut self, term: usize, count: i32) {
+        let w = weights::SCALARS[term];
+        self.mg += w.0 * count;
+        self.eg += w.1 * count;
+    }
+}
+
+/// The counts behind one position's evaluation, for tuning: the evaluation is
+/// `scale(Σ count × weight tapered by phase)` from red's point of view, where the scale divides
+/// by 16 when the leading side has nothing that can cross the river.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    /// `(weight index, red's count minus black's count)`, non-zero counts only.
+    pub counts: Vec<(u16, i16)>,
+    /// Game phase, 0 ..= `MAX_PHASE`.
+    pub phase: i32,
+    /// Whether red, black (by `Color::index()`) has a piece that can cross the river.
+    pub has_attackers: [bool; 2],
+}
+
+/// Records counts for one colour with a sign (+1 red, -1 black).
+struct Recorder {
+    counts: [i32; NUM_WEIGHTS],
+    sign: i32,
+}
+
+impl Sink for Recorder {
+    fn piece(&mut self, kind: usize, red_sq: usize) {
+        self.counts[MATERIAL_BASE + kind] += self.sign;
+        self.counts[PST_BASE + kind * HALF + half_index(red_sq)] += self.sign;
+    }
+
+    fn scalar(&mut self, term: usize, count: i32) {
+        self.counts[SCALAR_BASE + term] += self.sign * count;
+    }
+}
+
+/// The counts of every term for `pos` (see [`Trace`]).
+pub fn trace(pos: &Position) -> Trace {
+    let mut rec = Recorder {
+        counts: [0; NUM_WEIGHTS],
+        sign: 1,
+    };
+    side_terms(pos, Color::Red, &mut rec);
+    rec.sign = -1;
+    side_terms(pos, Color::Black, &mut rec);
+    Trace {
+        counts: rec
+            .counts
+            .iter()
+            .enumerate()
+            .filter(|&(_, &c)| c != 0)
+            .map(|(i, &c)| (i as u16, c as i16))
+            .collect(),
+        phase: phase(pos),
+        has_attackers: [
+            has_attackers(pos, Color::Red),
+            has_attackers(pos, Color::Black),
+        ],
+    }
+}
 
 /// Squares beyond the river for each colour (where its soldiers have crossed).
 const CROSSED: [Bitboard; 2] = {
@@ -224,6 +254,27 @@ const KING_ZONE: [Bitboard; 2] = {
     }
     z
 };
+
+/// Each colour's palace: files d..f on its first three ranks.
+const PALACE: [Bitboard; 2] = {
+    let mut z = [0u128; 2];
+    let mut r = 0;
+    while r < 3 {
+        let mut f = 3;
+        while f <= 5 {
+            z[0] |= 1u128 << (r * FILES + f);
+            z[1] |= 1u128 << ((RANKS - 1 - r) * FILES + f);
+            f += 1;
+        }
+        r += 1;
+    }
+    z
+};
+
+/// Palace positions along a line: files 3..=5 of a rank.
+const PALACE_FILES: u16 = 0b111 << 3;
+/// Palace positions along a file, for red's palace (ranks 0..=2) and black's (7..=9).
+const PALACE_RANKS: [u16; 2] = [0b111, 0b111 << 7];
 
 #[inline]
 fn pop(bb: &mut Bitboard) -> Square {
@@ -251,6 +302,48 @@ fn between_count(occ: u16, a: usize, b: usize) -> u32 {
     (occ as u32 & mask).count_ones()
 }
 
+/// Positions a chariot attacks along one line (empty points and the first blocker each way).
+#[inline]
+fn chariot_line(slide: &crate::xiangqi::tables::Slide) -> u16 {
+    let mut bits = slide.quiet;
+    for &f in &slide.first {
+        if f != NONE {
+            bits |= 1 << f;
+        }
+    }
+    bits
+}
+
+/// Positions a cannon attacks along one line of `len` points: beyond its screen, up
+/// to and including the second blocker.
+#[inline]
+fn cannon_line(slide: &crate::xiangqi::tables::Slide, len: usize) -> u16 {
+    let mut bits = 0u16;
+    if slide.first[1] != NONE {
+        let lo = slide.first[1] as usize + 1;
+        let hi = if slide.second[1] != NONE {
+            slide.second[1] as usize
+        } else {
+            len - 1
+        };
+        if hi >= lo {
+            bits |= (((1u32 << (hi + 1)) - 1) & !((1u32 << lo) - 1)) as u16;
+        }
+    }
+    if slide.first[0] != NONE {
+        let hi = slide.first[0] as usize; // exclusive
+        let lo = if slide.second[0] != NONE {
+            slide.second[0] as usize
+        } else {
+            0
+        };
+        if hi > lo {
+            bits |= (((1u32 << hi) - 1) & !((1u32 << lo) - 1)) as u16;
+        }
+    }
+    bits
+}
+
 /// Game phase from the major pieces on the board, 0 (bare) ..= `MAX_PHASE` (opening).
 pub fn phase(pos: &Position) -> i32 {
     let mut p = 0;
@@ -262,27 +355,31 @@ pub fn phase(pos: &Position) -> i32 {
     p.min(MAX_PHASE)
 }
 
-/// Middle-game and end-game terms of `color`, from its own point of view.
-fn side_terms(pos: &Position, us: Color) -> (i32, i32) {
+/// Counts every term of `us`, from its own point of view, into `sink`.
+#[inline(always)]
+fn side_terms<S: Sink>(pos: &Position, us: Color, sink: &mut S) {
     let them = us.flip();
     let c = us.index();
     let own = pos.color_bb(us);
-    let mut mg = 0;
-    let mut eg = 0;
+    let enemy_palace = PALACE[them.index()];
+    let palace_ranks = PALACE_RANKS[them.index()];
 
     // Material and placement.
     for kind in PieceKind::ALL {
         let mut bb = pos.pieces(us, kind);
         while bb != 0 {
-            let s = relative(pop(&mut bb), us);
-            mg += PST[0][kind.index()][s];
-            eg += PST[1][kind.index()][s];
+            sink.piece(kind.index(), relative(pop(&mut bb), us));
         }
     }
+    if pos.side_to_move() == us {
+        sink.scalar(TEMPO, 1);
+    }
 
-    // Mobility.
+    // Mobility and attacks on the enemy palace.
     let mut bb = pos.pieces(us, PieceKind::Chariot);
     let chariots = bb;
+    let mut chariot_mobility = 0;
+    let mut chariot_palace = 0;
     while bb != 0 {
         let sq = pop(&mut bb);
         let rs = &RANK_SLIDES[sq.file()][pos.rank_occ(sq.rank()) as usize];
@@ -298,91 +395,134 @@ fn side_terms(pos: &Position, us: Color) -> (i32, i32) {
                 mob += (pos.piece_at(t).color() == them) as i32;
             }
         }
-        mg += 6 * (mob - 6);
-        eg += 7 * (mob - 6);
+        chariot_mobility += mob - 6;
+        if palace_ranks & (1 << sq.rank()) != 0 {
+            chariot_palace += (chariot_line(rs) & PALACE_FILES).count_ones() as i32;
+        }
+        if PALACE_FILES & (1 << sq.file()) != 0 {
+            chariot_palace += (chariot_line(fs) & palace_ranks).count_ones() as i32;
+        }
     }
+    sink.scalar(CHARIOT_MOBILITY, chariot_mobility);
+    sink.scalar(CHARIOT_PALACE, chariot_palace);
+
     let mut bb = pos.pieces(us, PieceKind::Horse);
+    let mut horse_mobility = 0;
+    let mut horse_trapped = 0;
+    let mut horse_palace = 0;
     while bb != 0 {
         let sq = pop(&mut bb);
         let leaps = &HORSE_MOVES[sq.index()];
         let mut mob = 0;
         for &(to, leg) in &leaps.to[..leaps.len as usize] {
             let leg_sq = Square::from_index_unchecked(leg as usize);
-            if pos.piece_at(leg_sq).is_empty() && own & (1u128 << to) == 0 {
-                mob += 1;
+            if pos.piece_at(leg_sq).is_empty() {
+                let target = 1u128 << to;
+                mob += (own & target == 0) as i32;
+                horse_palace += (enemy_palace & target != 0) as i32;
             }
         }
-        mg += 12 * (mob - 3);
-        eg += 12 * (mob - 3);
-        if mob <= 1 {
-            mg -= 30;
-            eg -= 30;
-        }
+        horse_mobility += mob - 3;
+        horse_trapped += (mob <= 1) as i32;
     }
+    sink.scalar(HORSE_MOBILITY, horse_mobility);
+    sink.scalar(HORSE_TRAPPED, horse_trapped);
+    sink.scalar(HORSE_PALACE, horse_palace);
+
     let mut bb = pos.pieces(us, PieceKind::Cannon);
+    let mut cannon_mobility = 0;
+    let mut cannon_palace = 0;
     while bb != 0 {
         let sq = pop(&mut bb);
         let rs = &RANK_SLIDES[sq.file()][pos.rank_occ(sq.rank()) as usize];
         let fs = &FILE_SLIDES[sq.rank()][pos.file_occ(sq.file()) as usize];
-        let mob = (rs.quiet.count_ones() + fs.quiet.count_ones()) as i32;
-        mg += 2 * (mob - 6);
-        eg += 2 * (mob - 6);
+        cannon_mobility += (rs.quiet.count_ones() + fs.quiet.count_ones()) as i32 - 6;
+        if palace_ranks & (1 << sq.rank()) != 0 {
+            cannon_palace += (cannon_line(rs, FILES) & PALACE_FILES).count_ones() as i32;
+        }
+        if PALACE_FILES & (1 << sq.file()) != 0 {
+            cannon_palace += (cannon_line(fs, RANKS) & palace_ranks).count_ones() as i32;
+        }
     }
+    sink.scalar(CANNON_MOBILITY, cannon_mobility);
+    sink.scalar(CANNON_PALACE, cannon_palace);
 
     // King safety of the enemy: our attackers against its guards.
     let their_king = pos.king_square(them);
-    let guards_a = pos.pieces(them, PieceKind::Advisor).count_ones() as i32;
-    let guards_e = pos.pieces(them, PieceKind::Elephant).count_ones() as i32;
+    let missing_advisors = 2 - pos.pieces(them, PieceKind::Advisor).count_ones() as i32;
+    let missing_elephants = 2 - pos.pieces(them, PieceKind::Elephant).count_ones() as i32;
     let crossed_pawns = pos.pieces(us, PieceKind::Pawn) & CROSSED[c];
-    let power = 3 * chariots.count_ones() as i32
-        + 2 * pos.pieces(us, PieceKind::Horse).count_ones() as i32
-        + 2 * pos.pieces(us, PieceKind::Cannon).count_ones() as i32
-        + crossed_pawns.count_ones() as i32;
-    mg += ((2 - guards_a) * 16 + (2 - guards_e) * 10) * power / 4;
-    eg += ((2 - guards_a) * 12 + (2 - guards_e) * 8) * power / 4;
+    let horses = pos.pieces(us, PieceKind::Horse);
+    let cannons = pos.pieces(us, PieceKind::Cannon);
+    let attackers = [
+        chariots.count_ones() as i32,
+        horses.count_ones() as i32,
+        cannons.count_ones() as i32,
+        crossed_pawns.count_ones() as i32,
+    ];
+    for (i, &n) in attackers.iter().enumerate() {
+        sink.scalar(MISSING_ADVISOR_X + i, missing_advisors * n);
+        sink.scalar(MISSING_ELEPHANT_X + i, missing_elephants * n);
+    }
 
     let zone = KING_ZONE[them.index()];
-    let zone_attack = 20 * (chariots & zone).count_ones() as i32
-        + 15 * (pos.pieces(us, PieceKind::Horse) & zone).count_ones() as i32
-        + 10 * (pos.pieces(us, PieceKind::Cannon) & zone).count_ones() as i32
-        + 10 * (crossed_pawns & zone).count_ones() as i32;
-    mg += zone_attack * (4 + 2 * (2 - guards_a)) / 4;
+    let in_zone = [
+        (chariots & zone).count_ones() as i32,
+        (horses & zone).count_ones() as i32,
+        (cannons & zone).count_ones() as i32,
+        (crossed_pawns & zone).count_ones() as i32,
+    ];
+    sink.scalar(ZONE_CHARIOT, in_zone[0]);
+    sink.scalar(ZONE_HORSE, in_zone[1]);
+    sink.scalar(ZONE_CANNON, in_zone[2]);
+    sink.scalar(ZONE_PAWN, in_zone[3]);
+    sink.scalar(
+        ZONE_X_MISSING_ADVISOR,
+        in_zone.iter().sum::<i32>() * missing_advisors,
+    );
 
     // Cannons lined up with the enemy king: on its file (central cannon, empty-headed cannon)
     // or on its rank (bottom cannon).
-    let mut bb = pos.pieces(us, PieceKind::Cannon);
+    let mut bb = cannons;
+    let mut file_screens = [0; 3];
+    let mut rank_empty = 0;
+    let mut rank_two = 0;
     while bb != 0 {
         let sq = pop(&mut bb);
         if sq.file() == their_king.file() {
             let screens = between_count(pos.file_occ(sq.file()), sq.rank(), their_king.rank());
-            mg += match screens {
-                0 => 60,
-                2 => 25,
-                _ => 0,
-            };
+            if screens <= 2 {
+                file_screens[screens as usize] += 1;
+            }
         } else if sq.rank() == their_king.rank() {
-            let screens = between_count(pos.rank_occ(sq.rank()), sq.file(), their_king.file());
-            mg += match screens {
-                0 => 30,
-                2 => 15,
-                _ => 0,
-            };
+            match between_count(pos.rank_occ(sq.rank()), sq.file(), their_king.file()) {
+                0 => rank_empty += 1,
+                2 => rank_two += 1,
+                _ => {}
+            }
         }
     }
+    for (i, &n) in file_screens.iter().enumerate() {
+        sink.scalar(CANNON_FILE_SCREENS + i, n);
+    }
+    sink.scalar(CANNON_RANK_EMPTY, rank_empty);
+    sink.scalar(CANNON_RANK_TWO_SCREENS, rank_two);
 
     // Soldiers: crossed soldiers side by side support each other.
     let mut bb = crossed_pawns;
+    let mut pairs = 0;
+    let mut doubled = 0;
     while bb != 0 {
         let sq = pop(&mut bb);
         if sq.file() + 1 < FILES && crossed_pawns & (1u128 << (sq.index() + 1)) != 0 {
-            mg += 20;
-            eg += 30;
+            pairs += 1;
         }
         if (crossed_pawns & FILE_MASKS[sq.file()]).count_ones() > 1 {
-            mg -= 5;
-            eg -= 10;
+            doubled += 1;
         }
     }
+    sink.scalar(PAWN_PAIR, pairs);
+    sink.scalar(PAWN_DOUBLED, doubled);
 
     // Coordination: connected chariots, elephants and advisors guarding each other.
     if chariots.count_ones() == 2 {
@@ -392,10 +532,7 @@ fn side_terms(pos: &Position, us: Color) -> (i32, i32) {
             && between_count(pos.rank_occ(a.rank()), a.file(), b.file()) == 0)
             || (a.file() == b.file()
                 && between_count(pos.file_occ(a.file()), a.rank(), b.rank()) == 0);
-        if connected {
-            mg += 20;
-            eg += 10;
-        }
+        sink.scalar(CHARIOTS_CONNECTED, connected as i32);
     }
     let elephants = pos.pieces(us, PieceKind::Elephant);
     if elephants.count_ones() == 2 {
@@ -408,19 +545,13 @@ fn side_terms(pos: &Position, us: Color) -> (i32, i32) {
                     .piece_at(Square::from_index_unchecked(eye as usize))
                     .is_empty()
         });
-        if guarded {
-            mg += 15;
-            eg += 20;
-        }
+        sink.scalar(ELEPHANTS_CONNECTED, guarded as i32);
     }
     let advisors = pos.pieces(us, PieceKind::Advisor);
     let centre = Square::new(4, if us == Color::Red { 1 } else { 8 });
     if advisors.count_ones() == 2 && advisors & (1u128 << centre.index()) != 0 {
-        mg += 10;
-        eg += 15;
+        sink.scalar(ADVISORS_CENTRE, 1);
     }
-
-    (mg, eg)
 }
 
 /// True when `color` has a piece that can ever cross the river (chariot, horse, cannon or
@@ -435,20 +566,21 @@ fn has_attackers(pos: &Position, color: Color) -> bool {
 
 /// The static evaluation from the side to move's point of view.
 pub fn evaluate(pos: &Position) -> i32 {
-    let (rmg, reg) = side_terms(pos, Color::Red);
-    let (bmg, beg) = side_terms(pos, Color::Black);
+    let mut red = Sum::default();
+    let mut black = Sum::default();
+    side_terms(pos, Color::Red, &mut red);
+    side_terms(pos, Color::Black, &mut black);
     let ph = phase(pos);
-    let mut score = ((rmg - bmg) * ph + (reg - beg) * (MAX_PHASE - ph)) / MAX_PHASE;
+    let mut score = ((red.mg - black.mg) * ph + (red.eg - black.eg) * (MAX_PHASE - ph)) / MAX_PHASE;
     // A side with nothing that can cross the river cannot win.
     let strong = if score > 0 { Color::Red } else { Color::Black };
     if score != 0 && !has_attackers(pos, strong) {
         score /= 16;
     }
-    let stm = match pos.side_to_move() {
+    match pos.side_to_move() {
         Color::Red => score,
         Color::Black => -score,
-    };
-    stm + TEMPO
+    }
 }
 
 #[cfg(test)]
@@ -515,7 +647,7 @@ mod tests {
     fn evaluation_is_colour_and_mirror_symmetric() {
         let all = positions();
         assert!(all.len() > 1000, "{} positions", all.len());
-        let mut nonzero = 0;
+        let mut distinct = std::collections::HashSet::new();
         for pos in &all {
             let e = evaluate(pos);
             let flipped = transform(pos, Square::flip_rank, true);
@@ -524,15 +656,80 @@ mod tests {
             assert_eq!(e, evaluate(&flipped), "colour flip of {}", pos.fen());
             assert_eq!(e, evaluate(&mirrored), "mirror of {}", pos.fen());
             assert_eq!(e, evaluate(&both), "flip and mirror of {}", pos.fen());
-            nonzero += (e != TEMPO) as usize;
+            distinct.insert(e);
         }
-        assert!(nonzero > all.len() / 2);
+        assert!(distinct.len() > all.len() / 4, "{} values", distinct.len());
+    }
+
+    #[test]
+    fn trace_times_weights_is_the_evaluation() {
+        for pos in positions() {
+            let t = trace(&pos);
+            let (mut mg, mut eg) = (0, 0);
+            for &(i, c) in &t.counts {
+                mg += WEIGHTS[i as usize].0 * c as i32;
+                eg += WEIGHTS[i as usize].1 * c as i32;
+            }
+            let mut score = (mg * t.phase + eg * (MAX_PHASE - t.phase)) / MAX_PHASE;
+            let strong = if score > 0 { 0 } else { 1 };
+            if score != 0 && !t.has_attackers[strong] {
+                score /= 16;
+            }
+            if pos.side_to_move() == Color::Black {
+                score = -score;
+            }
+            assert_eq!(score, evaluate(&pos), "{}", pos.fen());
+        }
+    }
+
+    /// Walks a line of `len` points with occupancy `occ` from `at` the slow way: what a
+    /// chariot reaches (up to the first piece) and what a cannon controls (beyond its screen,
+    /// up to the second piece).
+    fn walk(occ: u16, at: usize, len: usize) -> (u16, u16) {
+        let (mut chariot, mut cannon) = (0u16, 0u16);
+        for step in [-1i32, 1] {
+            let mut p = at as i32 + step;
+            let mut screens = 0;
+            while p >= 0 && p < len as i32 {
+                match screens {
+                    0 => chariot |= 1 << p,
+                    _ => cannon |= 1 << p,
+                }
+                if occ & (1 << p) != 0 {
+                    screens += 1;
+                    if screens == 2 {
+                        break;
+                    }
+                }
+                p += step;
+            }
+        }
+        (chariot, cannon)
+    }
+
+    #[test]
+    fn line_attacks_match_a_slow_walk() {
+        for pos in positions() {
+            for sq in (0..SQUARES).map(Square::from_index_unchecked) {
+                if pos.piece_at(sq).is_empty() {
+                    continue;
+                }
+                let rank_occ = pos.rank_occ(sq.rank());
+                let file_occ = pos.file_occ(sq.file());
+                let rs = &RANK_SLIDES[sq.file()][rank_occ as usize];
+                let fs = &FILE_SLIDES[sq.rank()][file_occ as usize];
+                let (c, k) = walk(rank_occ, sq.file(), FILES);
+                assert_eq!((chariot_line(rs), cannon_line(rs, FILES)), (c, k));
+                let (c, k) = walk(file_occ, sq.rank(), RANKS);
+                assert_eq!((chariot_line(fs), cannon_line(fs, RANKS)), (c, k));
+            }
+        }
     }
 
     #[test]
     fn start_position_is_balanced_and_material_counts() {
         let start = Position::startpos();
-        assert_eq!(evaluate(&start), TEMPO);
+        assert_eq!(evaluate(&start), weights::SCALARS[TEMPO].0);
         // Red without its a0 chariot is clearly worse, from either side's view.
         let minus = Position::from_fen(
             "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR w - - 0 1",

@@ -11,6 +11,7 @@ pub mod eval;
 pub mod ordering;
 pub mod see;
 mod tree;
+pub mod weights;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
