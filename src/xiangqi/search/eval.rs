@@ -68,10 +68,13 @@ pub const SCALAR_NAMES: [&str; SCALARS] = [
     "horse palace attacks",
     "cannon palace attacks",
     "tempo",
+    "cannon x (pieces on board - 24)",
+    "horse x (pieces on board - 24)",
+    "chariot x enemy king file open ahead",
 ];
 
 /// Number of scalar terms.
-pub const SCALARS: usize = 31;
+pub const SCALARS: usize = 34;
 /// Number of weights in all.
 pub const NUM_WEIGHTS: usize = SCALAR_BASE + SCALARS;
 
@@ -98,6 +101,9 @@ const CHARIOT_PALACE: usize = 27;
 const HORSE_PALACE: usize = 28;
 const CANNON_PALACE: usize = 29;
 const TEMPO: usize = 30;
+const CANNON_X_PIECES: usize = 31;
+const HORSE_X_PIECES: usize = 32;
+const CHARIOT_X_OPEN_KING_FILE: usize = 33;
 
 /// Every weight in one list, in the order of the index constants above.
 pub const WEIGHTS: [Pair; NUM_WEIGHTS] = {
@@ -463,6 +469,19 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, sink: &mut S) {
     for (i, &n) in attackers.iter().enumerate() {
         sink.scalar(MISSING_ADVISOR_X + i, missing_advisors * n);
         sink.scalar(MISSING_ELEPHANT_X + i, missing_elephants * n);
+    }
+
+    // Cannons need screens, horses like room: both scaled by the pieces left on the board.
+    let crowd = pos.occupied().count_ones() as i32 - 24;
+    sink.scalar(CANNON_X_PIECES, attackers[2] * crowd);
+    sink.scalar(HORSE_X_PIECES, attackers[1] * crowd);
+    // The enemy king's file with none of its own pieces in front of the king.
+    let ahead = match them {
+        Color::Red => !((2u128 << their_king.index()) - 1),
+        Color::Black => (1u128 << their_king.index()) - 1,
+    };
+    if pos.color_bb(them) & FILE_MASKS[their_king.file()] & ahead == 0 {
+        sink.scalar(CHARIOT_X_OPEN_KING_FILE, attackers[0]);
     }
 
     let zone = KING_ZONE[them.index()];

@@ -113,7 +113,7 @@ pub const PST: [[Pair; 50]; 7] = [
 ];
 
 /// The other terms, in the order of `eval::SCALAR_NAMES`.
-pub const SCALARS: [Pair; 31] = [
+pub const SCALARS: [Pair; 34] = [
     Pair(6, 7),     // chariot mobility
     Pair(12, 12),   // horse mobility
     Pair(-30, -30), // horse trapped
@@ -145,4 +145,7 @@ pub const SCALARS: [Pair; 31] = [
     Pair(0, 0),     // horse palace attacks
     Pair(0, 0),     // cannon palace attacks
     Pair(12, 12),   // tempo
+    Pair(0, 0),     // cannon x (pieces on board - 24)
+    Pair(0, 0),     // horse x (pieces on board - 24)
+    Pair(0, 0),     // chariot x enemy king file open ahead
 ];
