@@ -329,6 +329,19 @@ fn main() {
     }
     let (last, _) = loss(&data, &w, k, cfg.lambda, cfg.threads, false);
     eprintln!("final loss {last:.6} (initial {initial:.6})");
+    // Keep the units: the search's margins assume a horse of about 400. Scale every weight so
+    // that horse, chariot and cannon weigh together what they did before.
+    let majors = [3, 4, 5].map(|kind| MATERIAL_BASE + kind);
+    let before: f64 = majors.iter().map(|&i| WEIGHTS[i].0 as f64).sum();
+    let after: f64 = majors.iter().map(|&i| w[i][0]).sum();
+    if after > 0.0 {
+        let factor = before / after;
+        for x in &mut w {
+            x[0] *= factor;
+            x[1] *= factor;
+        }
+        eprintln!("weights scaled by {factor:.3} to keep the units");
+    }
     let text = render(&w);
     match &cfg.out {
         Some(path) => {

@@ -14,7 +14,7 @@ use super::weights;
 use crate::xiangqi::Position;
 use crate::xiangqi::position::Bitboard;
 use crate::xiangqi::tables::{
-    ELEPHANT_MOVES, FILE_MASKS, FILE_SLIDES, HORSE_MOVES, NONE, RANK_SLIDES,
+    ELEPHANT_MOVES, FILE_MASKS, FILE_SLIDES, HORSE_ATTACKERS, HORSE_MOVES, NONE, RANK_SLIDES,
 };
 use crate::xiangqi::types::{Color, FILES, PieceKind, RANKS, SQUARES, Square};
 
@@ -55,7 +55,7 @@ pub const SCALAR_NAMES: [&str; SCALARS] = [
     "crossed soldier in king zone",
     "king-zone attacker x missing advisor",
     "cannon on king file, no screen",
-    "cannon on king file, one screen",
+    "horse moves that give check",
     "cannon on king file, two screens",
     "cannon on king rank, no screen",
     "cannon on king rank, two screens",
@@ -89,7 +89,9 @@ const ZONE_HORSE: usize = 13;
 const ZONE_CANNON: usize = 14;
 const ZONE_PAWN: usize = 15;
 const ZONE_X_MISSING_ADVISOR: usize = 16;
-const CANNON_FILE_SCREENS: usize = 17; // + 0, 1, 2 screens
+const CANNON_FILE_EMPTY: usize = 17;
+const HORSE_CHECKS: usize = 18;
+const CANNON_FILE_TWO_SCREENS: usize = 19;
 const CANNON_RANK_EMPTY: usize = 20;
 const CANNON_RANK_TWO_SCREENS: usize = 21;
 const PAWN_PAIR: usize = 22;
@@ -412,7 +414,20 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, sink: &mut S) {
     sink.scalar(CHARIOT_MOBILITY, chariot_mobility);
     sink.scalar(CHARIOT_PALACE, chariot_palace);
 
+    // Squares from which a horse would check the enemy king (the leg next to it is free).
+    let their_king = pos.king_square(them);
+    let mut horse_check_squares = 0u128;
+    let checkers = &HORSE_ATTACKERS[their_king.index()];
+    for &(from, leg) in &checkers.to[..checkers.len as usize] {
+        if pos
+            .piece_at(Square::from_index_unchecked(leg as usize))
+            .is_empty()
+        {
+            horse_check_squares |= 1u128 << from;
+        }
+    }
     let mut bb = pos.pieces(us, PieceKind::Horse);
+    let mut horse_checks = 0;
     let mut horse_mobility = 0;
     let mut horse_trapped = 0;
     let mut horse_palace = 0;
@@ -426,6 +441,7 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, sink: &mut S) {
                 let target = 1u128 << to;
                 mob += (own & target == 0) as i32;
                 horse_palace += (enemy_palace & target != 0) as i32;
+                horse_checks += (horse_check_squares & target & !own != 0) as i32;
             }
         }
         horse_mobility += mob - 3;
@@ -434,6 +450,7 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, sink: &mut S) {
     sink.scalar(HORSE_MOBILITY, horse_mobility);
     sink.scalar(HORSE_TRAPPED, horse_trapped);
     sink.scalar(HORSE_PALACE, horse_palace);
+    sink.scalar(HORSE_CHECKS, horse_checks);
 
     let mut bb = pos.pieces(us, PieceKind::Cannon);
     let mut cannon_mobility = 0;
@@ -454,7 +471,6 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, sink: &mut S) {
     sink.scalar(CANNON_PALACE, cannon_palace);
 
     // King safety of the enemy: our attackers against its guards.
-    let their_king = pos.king_square(them);
     let missing_advisors = 2 - pos.pieces(them, PieceKind::Advisor).count_ones() as i32;
     let missing_elephants = 2 - pos.pieces(them, PieceKind::Elephant).count_ones() as i32;
     let crossed_pawns = pos.pieces(us, PieceKind::Pawn) & CROSSED[c];
@@ -503,15 +519,19 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, sink: &mut S) {
     // Cannons lined up with the enemy king: on its file (central cannon, empty-headed cannon)
     // or on its rank (bottom cannon).
     let mut bb = cannons;
-    let mut file_screens = [0; 3];
+    let mut file_empty = 0;
+    let mut file_two = 0;
     let mut rank_empty = 0;
     let mut rank_two = 0;
     while bb != 0 {
         let sq = pop(&mut bb);
         if sq.file() == their_king.file() {
             let screens = between_count(pos.file_occ(sq.file()), sq.rank(), their_king.rank());
-            if screens <= 2 {
-                file_screens[screens as usize] += 1;
+            // One screen would be a check: the evaluation never sees that.
+            match screens {
+                0 => file_empty += 1,
+                2 => file_two += 1,
+                _ => {}
             }
         } else if sq.rank() == their_king.rank() {
             match between_count(pos.rank_occ(sq.rank()), sq.file(), their_king.file()) {
@@ -521,9 +541,8 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, sink: &mut S) {
             }
         }
     }
-    for (i, &n) in file_screens.iter().enumerate() {
-        sink.scalar(CANNON_FILE_SCREENS + i, n);
-    }
+    sink.scalar(CANNON_FILE_EMPTY, file_empty);
+    sink.scalar(CANNON_FILE_TWO_SCREENS, file_two);
     sink.scalar(CANNON_RANK_EMPTY, rank_empty);
     sink.scalar(CANNON_RANK_TWO_SCREENS, rank_two);
 

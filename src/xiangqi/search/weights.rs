@@ -132,7 +132,7 @@ pub const SCALARS: [Pair; 34] = [
     Pair(10, 0),    // crossed soldier in king zone
     Pair(7, 0),     // king-zone attacker x missing advisor
     Pair(60, 0),    // cannon on king file, no screen
-    Pair(0, 0),     // cannon on king file, one screen
+    Pair(0, 0),     // horse moves that give check
     Pair(25, 0),    // cannon on king file, two screens
     Pair(30, 0),    // cannon on king rank, no screen
     Pair(15, 0),    // cannon on king rank, two screens
