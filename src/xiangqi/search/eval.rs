@@ -14,7 +14,8 @@ use super::weights;
 use crate::xiangqi::Position;
 use crate::xiangqi::position::Bitboard;
 use crate::xiangqi::tables::{
-    ELEPHANT_MOVES, FILE_MASKS, FILE_SLIDES, HORSE_ATTACKERS, HORSE_MOVES, NONE, RANK_SLIDES,
+    ADVISOR_MOVES, ELEPHANT_MOVES, FILE_MASKS, FILE_SLIDES, HORSE_ATTACKERS, HORSE_MOVES,
+    KING_MOVES, Leaps, NONE, PAWN_MOVES, RANK_SLIDES, Slide,
 };
 use crate::xiangqi::types::{Color, FILES, PieceKind, RANKS, SQUARES, Square};
 
@@ -71,10 +72,14 @@ pub const SCALAR_NAMES: [&str; SCALARS] = [
     "cannon x (pieces on board - 24)",
     "horse x (pieces on board - 24)",
     "chariot x enemy king file open ahead",
+    "hanging piece, side to move",
+    "hanging piece, side not to move",
+    "chariot attacked by a lesser piece",
+    "horse or cannon attacked by a soldier, advisor or elephant",
 ];
 
 /// Number of scalar terms.
-pub const SCALARS: usize = 34;
+pub const SCALARS: usize = 38;
 /// Number of weights in all.
 pub const NUM_WEIGHTS: usize = SCALAR_BASE + SCALARS;
 
@@ -106,6 +111,10 @@ const TEMPO: usize = 30;
 const CANNON_X_PIECES: usize = 31;
 const HORSE_X_PIECES: usize = 32;
 const CHARIOT_X_OPEN_KING_FILE: usize = 33;
+const HANGING_TO_MOVE: usize = 34;
+const HANGING_NOT_TO_MOVE: usize = 35;
+const CHARIOT_THREATENED: usize = 36;
+const MINOR_THREATENED: usize = 37;
 
 /// Every weight in one list, in the order of the index constants above.
 pub const WEIGHTS: [Pair; NUM_WEIGHTS] = {
@@ -221,9 +230,10 @@ pub fn trace(pos: &Position) -> Trace {
         counts: [0; NUM_WEIGHTS],
         sign: 1,
     };
-    side_terms(pos, Color::Red, &mut rec);
+    let maps = attack_maps(pos);
+    side_terms(pos, Color::Red, &maps, &mut rec);
     rec.sign = -1;
-    side_terms(pos, Color::Black, &mut rec);
+    side_terms(pos, Color::Black, &maps, &mut rec);
     Trace {
         counts: rec
             .counts
@@ -312,7 +322,7 @@ fn between_count(occ: u16, a: usize, b: usize) -> u32 {
 
 /// Positions a chariot attacks along one line (empty points and the first blocker each way).
 #[inline]
-fn chariot_line(slide: &crate::xiangqi::tables::Slide) -> u16 {
+fn chariot_line(slide: &Slide) -> u16 {
     let mut bits = slide.quiet;
     for &f in &slide.first {
         if f != NONE {
@@ -325,7 +335,7 @@ fn chariot_line(slide: &crate::xiangqi::tables::Slide) -> u16 {
 /// Positions a cannon attacks along one line of `len` points: beyond its screen, up
 /// to and including the second blocker.
 #[inline]
-fn cannon_line(slide: &crate::xiangqi::tables::Slide, len: usize) -> u16 {
+fn cannon_line(slide: &Slide, len: usize) -> u16 {
     let mut bits = 0u16;
     if slide.first[1] != NONE {
         let lo = slide.first[1] as usize + 1;
@@ -352,6 +362,96 @@ fn cannon_line(slide: &crate::xiangqi::tables::Slide, len: usize) -> u16 {
     bits
 }
 
+/// Line positions (bit = rank) spread onto file a: bit `r` becomes square `r * 9`.
+static FILE_SPREAD: [Bitboard; 1 << RANKS] = {
+    let mut t = [0u128; 1 << RANKS];
+    let mut bits = 0;
+    while bits < 1 << RANKS {
+        let mut r = 0;
+        while r < RANKS {
+            if bits & (1 << r) != 0 {
+                t[bits] |= 1u128 << (r * FILES);
+            }
+            r += 1;
+        }
+        bits += 1;
+    }
+    t
+};
+
+/// What each colour attacks, or protects where its own pieces stand (by `Color::index()`).
+struct AttackMaps {
+    /// By any piece.
+    all: [Bitboard; 2],
+    /// By horses and cannons.
+    minor: [Bitboard; 2],
+    /// By soldiers, advisors and elephants.
+    lesser: [Bitboard; 2],
+}
+
+#[inline]
+fn leap_targets(leaps: &Leaps, occ: Bitboard) -> Bitboard {
+    let mut bb = 0;
+    for &(to, block) in &leaps.to[..leaps.len as usize] {
+        if occ & (1u128 << block) == 0 {
+            bb |= 1u128 << to;
+        }
+    }
+    bb
+}
+
+fn attack_maps(pos: &Position) -> AttackMaps {
+    let occ = pos.occupied();
+    let mut maps = AttackMaps {
+        all: [0; 2],
+        minor: [0; 2],
+        lesser: [0; 2],
+    };
+    for color in Color::BOTH {
+        let c = color.index();
+        let mut lines = 0;
+        let mut minor = 0;
+        let mut lesser = 0;
+        let mut bb = pos.pieces(color, PieceKind::Chariot);
+        while bb != 0 {
+            let sq = pop(&mut bb);
+            let rs = &RANK_SLIDES[sq.file()][pos.rank_occ(sq.rank()) as usize];
+            let fs = &FILE_SLIDES[sq.rank()][pos.file_occ(sq.file()) as usize];
+            lines |= (chariot_line(rs) as u128) << (sq.rank() * FILES);
+            lines |= FILE_SPREAD[chariot_line(fs) as usize] << sq.file();
+        }
+        let mut bb = pos.pieces(color, PieceKind::Cannon);
+        while bb != 0 {
+            let sq = pop(&mut bb);
+            let rs = &RANK_SLIDES[sq.file()][pos.rank_occ(sq.rank()) as usize];
+            let fs = &FILE_SLIDES[sq.rank()][pos.file_occ(sq.file()) as usize];
+            minor |= (cannon_line(rs, FILES) as u128) << (sq.rank() * FILES);
+            minor |= FILE_SPREAD[cannon_line(fs, RANKS) as usize] << sq.file();
+        }
+        let mut bb = pos.pieces(color, PieceKind::Horse);
+        while bb != 0 {
+            minor |= leap_targets(&HORSE_MOVES[pop(&mut bb).index()], occ);
+        }
+        let mut bb = pos.pieces(color, PieceKind::Pawn);
+        while bb != 0 {
+            lesser |= leap_targets(&PAWN_MOVES[c][pop(&mut bb).index()], 0);
+        }
+        let mut bb = pos.pieces(color, PieceKind::Advisor);
+        while bb != 0 {
+            lesser |= leap_targets(&ADVISOR_MOVES[c][pop(&mut bb).index()], 0);
+        }
+        let mut bb = pos.pieces(color, PieceKind::Elephant);
+        while bb != 0 {
+            lesser |= leap_targets(&ELEPHANT_MOVES[c][pop(&mut bb).index()], occ);
+        }
+        let king = leap_targets(&KING_MOVES[c][pos.king_square(color).index()], 0);
+        maps.all[c] = lines | minor | lesser | king;
+        maps.minor[c] = minor;
+        maps.lesser[c] = lesser;
+    }
+    maps
+}
+
 /// Game phase from the major pieces on the board, 0 (bare) ..= `MAX_PHASE` (opening).
 pub fn phase(pos: &Position) -> i32 {
     let mut p = 0;
@@ -365,7 +465,7 @@ pub fn phase(pos: &Position) -> i32 {
 
 /// Counts every term of `us`, from its own point of view, into `sink`.
 #[inline(always)]
-fn side_terms<S: Sink>(pos: &Position, us: Color, sink: &mut S) {
+fn side_terms<S: Sink>(pos: &Position, us: Color, maps: &AttackMaps, sink: &mut S) {
     let them = us.flip();
     let c = us.index();
     let own = pos.color_bb(us);
@@ -487,6 +587,24 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, sink: &mut S) {
         sink.scalar(MISSING_ELEPHANT_X + i, missing_elephants * n);
     }
 
+    // Threats against our pieces.
+    let targets = own & !pos.pieces(us, PieceKind::King);
+    let hanging = (targets & maps.all[them.index()] & !maps.all[c]).count_ones() as i32;
+    if pos.side_to_move() == us {
+        sink.scalar(HANGING_TO_MOVE, hanging);
+    } else {
+        sink.scalar(HANGING_NOT_TO_MOVE, hanging);
+    }
+    let by_lesser = maps.lesser[them.index()];
+    sink.scalar(
+        CHARIOT_THREATENED,
+        (chariots & (maps.minor[them.index()] | by_lesser)).count_ones() as i32,
+    );
+    sink.scalar(
+        MINOR_THREATENED,
+        ((horses | cannons) & by_lesser).count_ones() as i32,
+    );
+
     // Cannons need screens, horses like room: both scaled by the pieces left on the board.
     let crowd = pos.occupied().count_ones() as i32 - 24;
     sink.scalar(CANNON_X_PIECES, attackers[2] * crowd);
@@ -606,8 +724,9 @@ fn has_attackers(pos: &Position, color: Color) -> bool {
 pub fn evaluate(pos: &Position) -> i32 {
     let mut red = Sum::default();
     let mut black = Sum::default();
-    side_terms(pos, Color::Red, &mut red);
-    side_terms(pos, Color::Black, &mut black);
+    let maps = attack_maps(pos);
+    side_terms(pos, Color::Red, &maps, &mut red);
+    side_terms(pos, Color::Black, &maps, &mut black);
     let ph = phase(pos);
     let mut score = ((red.mg - black.mg) * ph + (red.eg - black.eg) * (MAX_PHASE - ph)) / MAX_PHASE;
     // A side with nothing that can cross the river cannot win.
@@ -760,6 +879,32 @@ mod tests {
                 assert_eq!((chariot_line(rs), cannon_line(rs, FILES)), (c, k));
                 let (c, k) = walk(file_occ, sq.rank(), RANKS);
                 assert_eq!((chariot_line(fs), cannon_line(fs, RANKS)), (c, k));
+            }
+        }
+    }
+
+    #[test]
+    fn attack_maps_match_the_rules_attackers() {
+        use crate::xiangqi::attacks::attackers_to;
+        for pos in positions() {
+            let maps = attack_maps(&pos);
+            for sq in (0..SQUARES).map(Square::from_index_unchecked) {
+                if pos.piece_at(sq).kind() == Some(PieceKind::King) {
+                    continue;
+                }
+                // What would capture a piece standing on `sq`.
+                let occ = pos.occupied() | (1u128 << sq.index());
+                for color in Color::BOTH {
+                    let attackers = attackers_to(&pos, sq, occ, color);
+                    let expected = attackers != 0;
+                    let found = maps.all[color.index()] & (1u128 << sq.index()) != 0;
+                    assert_eq!(found, expected, "{} {:?} {:?}", pos.fen(), sq, color);
+                    let minor = attackers
+                        & (pos.pieces(color, PieceKind::Horse)
+                            | pos.pieces(color, PieceKind::Cannon));
+                    let found = maps.minor[color.index()] & (1u128 << sq.index()) != 0;
+                    assert_eq!(found, minor != 0, "{} {:?} {:?}", pos.fen(), sq, color);
+                }
             }
         }
     }

@@ -113,7 +113,7 @@ pub const PST: [[Pair; 50]; 7] = [
 ];
 
 /// The other terms, in the order of `eval::SCALAR_NAMES`.
-pub const SCALARS: [Pair; 34] = [
+pub const SCALARS: [Pair; 38] = [
     Pair(6, 7),     // chariot mobility
     Pair(12, 12),   // horse mobility
     Pair(-30, -30), // horse trapped
@@ -148,4 +148,8 @@ pub const SCALARS: [Pair; 34] = [
     Pair(0, 0),     // cannon x (pieces on board - 24)
     Pair(0, 0),     // horse x (pieces on board - 24)
     Pair(0, 0),     // chariot x enemy king file open ahead
+    Pair(0, 0),     // hanging piece, side to move
+    Pair(0, 0),     // hanging piece, side not to move
+    Pair(0, 0),     // chariot attacked by a lesser piece
+    Pair(0, 0),     // horse or cannon attacked by a soldier, advisor or elephant
 ];
