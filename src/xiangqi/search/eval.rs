@@ -76,10 +76,12 @@ pub const SCALAR_NAMES: [&str; SCALARS] = [
     "hanging piece, side not to move",
     "chariot attacked by a lesser piece",
     "horse or cannon attacked by a soldier, advisor or elephant",
+    "enemy palace points attacked and not defended",
+    "pieces attacking the enemy palace, squared",
 ];
 
 /// Number of scalar terms.
-pub const SCALARS: usize = 38;
+pub const SCALARS: usize = 40;
 /// Number of weights in all.
 pub const NUM_WEIGHTS: usize = SCALAR_BASE + SCALARS;
 
@@ -115,6 +117,8 @@ const HANGING_TO_MOVE: usize = 34;
 const HANGING_NOT_TO_MOVE: usize = 35;
 const CHARIOT_THREATENED: usize = 36;
 const MINOR_THREATENED: usize = 37;
+const PALACE_WEAK_POINTS: usize = 38;
+const PALACE_ATTACKERS_SQUARED: usize = 39;
 
 /// Every weight in one list, in the order of the index constants above.
 pub const WEIGHTS: [Pair; NUM_WEIGHTS] = {
@@ -488,6 +492,7 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, maps: &AttackMaps, sink: &mut 
     let chariots = bb;
     let mut chariot_mobility = 0;
     let mut chariot_palace = 0;
+    let mut palace_attackers = 0;
     while bb != 0 {
         let sq = pop(&mut bb);
         let rs = &RANK_SLIDES[sq.file()][pos.rank_occ(sq.rank()) as usize];
@@ -504,12 +509,14 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, maps: &AttackMaps, sink: &mut 
             }
         }
         chariot_mobility += mob - 6;
+        let before = chariot_palace;
         if palace_ranks & (1 << sq.rank()) != 0 {
             chariot_palace += (chariot_line(rs) & PALACE_FILES).count_ones() as i32;
         }
         if PALACE_FILES & (1 << sq.file()) != 0 {
             chariot_palace += (chariot_line(fs) & palace_ranks).count_ones() as i32;
         }
+        palace_attackers += (chariot_palace > before) as i32;
     }
     sink.scalar(CHARIOT_MOBILITY, chariot_mobility);
     sink.scalar(CHARIOT_PALACE, chariot_palace);
@@ -535,6 +542,7 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, maps: &AttackMaps, sink: &mut 
         let sq = pop(&mut bb);
         let leaps = &HORSE_MOVES[sq.index()];
         let mut mob = 0;
+        let before = horse_palace;
         for &(to, leg) in &leaps.to[..leaps.len as usize] {
             let leg_sq = Square::from_index_unchecked(leg as usize);
             if pos.piece_at(leg_sq).is_empty() {
@@ -545,6 +553,7 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, maps: &AttackMaps, sink: &mut 
             }
         }
         horse_mobility += mob - 3;
+        palace_attackers += (horse_palace > before) as i32;
         horse_trapped += (mob <= 1) as i32;
     }
     sink.scalar(HORSE_MOBILITY, horse_mobility);
@@ -560,15 +569,25 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, maps: &AttackMaps, sink: &mut 
         let rs = &RANK_SLIDES[sq.file()][pos.rank_occ(sq.rank()) as usize];
         let fs = &FILE_SLIDES[sq.rank()][pos.file_occ(sq.file()) as usize];
         cannon_mobility += (rs.quiet.count_ones() + fs.quiet.count_ones()) as i32 - 6;
+        let before = cannon_palace;
         if palace_ranks & (1 << sq.rank()) != 0 {
             cannon_palace += (cannon_line(rs, FILES) & PALACE_FILES).count_ones() as i32;
         }
         if PALACE_FILES & (1 << sq.file()) != 0 {
             cannon_palace += (cannon_line(fs, RANKS) & palace_ranks).count_ones() as i32;
         }
+        palace_attackers += (cannon_palace > before) as i32;
     }
     sink.scalar(CANNON_MOBILITY, cannon_mobility);
     sink.scalar(CANNON_PALACE, cannon_palace);
+    sink.scalar(
+        PALACE_ATTACKERS_SQUARED,
+        palace_attackers * palace_attackers,
+    );
+    sink.scalar(
+        PALACE_WEAK_POINTS,
+        (enemy_palace & maps.all[c] & !maps.all[them.index()]).count_ones() as i32,
+    );
 
     // King safety of the enemy: our attackers against its guards.
     let missing_advisors = 2 - pos.pieces(them, PieceKind::Advisor).count_ones() as i32;
