@@ -78,10 +78,12 @@ pub const SCALAR_NAMES: [&str; SCALARS] = [
     "horse or cannon attacked by a soldier, advisor or elephant",
     "enemy palace points attacked and not defended",
     "pieces attacking the enemy palace, squared",
+    "safe chariot checks",
+    "safe cannon checks",
 ];
 
 /// Number of scalar terms.
-pub const SCALARS: usize = 40;
+pub const SCALARS: usize = 42;
 /// Number of weights in all.
 pub const NUM_WEIGHTS: usize = SCALAR_BASE + SCALARS;
 
@@ -119,6 +121,8 @@ const CHARIOT_THREATENED: usize = 36;
 const MINOR_THREATENED: usize = 37;
 const PALACE_WEAK_POINTS: usize = 38;
 const PALACE_ATTACKERS_SQUARED: usize = 39;
+const CHARIOT_CHECKS: usize = 40;
+const CANNON_CHECKS: usize = 41;
 
 /// Every weight in one list, in the order of the index constants above.
 pub const WEIGHTS: [Pair; NUM_WEIGHTS] = {
@@ -391,6 +395,10 @@ struct AttackMaps {
     minor: [Bitboard; 2],
     /// By soldiers, advisors and elephants.
     lesser: [Bitboard; 2],
+    /// By chariots.
+    chariot: [Bitboard; 2],
+    /// Empty points cannons can move to.
+    cannon_moves: [Bitboard; 2],
 }
 
 #[inline]
@@ -410,12 +418,15 @@ fn attack_maps(pos: &Position) -> AttackMaps {
         all: [0; 2],
         minor: [0; 2],
         lesser: [0; 2],
+        chariot: [0; 2],
+        cannon_moves: [0; 2],
     };
     for color in Color::BOTH {
         let c = color.index();
         let mut lines = 0;
         let mut minor = 0;
         let mut lesser = 0;
+        let mut cannon_moves = 0;
         let mut bb = pos.pieces(color, PieceKind::Chariot);
         while bb != 0 {
             let sq = pop(&mut bb);
@@ -431,6 +442,8 @@ fn attack_maps(pos: &Position) -> AttackMaps {
             let fs = &FILE_SLIDES[sq.rank()][pos.file_occ(sq.file()) as usize];
             minor |= (cannon_line(rs, FILES) as u128) << (sq.rank() * FILES);
             minor |= FILE_SPREAD[cannon_line(fs, RANKS) as usize] << sq.file();
+            cannon_moves |= (rs.quiet as u128) << (sq.rank() * FILES);
+            cannon_moves |= FILE_SPREAD[fs.quiet as usize] << sq.file();
         }
         let mut bb = pos.pieces(color, PieceKind::Horse);
         while bb != 0 {
@@ -452,6 +465,8 @@ fn attack_maps(pos: &Position) -> AttackMaps {
         maps.all[c] = lines | minor | lesser | king;
         maps.minor[c] = minor;
         maps.lesser[c] = lesser;
+        maps.chariot[c] = lines;
+        maps.cannon_moves[c] = cannon_moves;
     }
     maps
 }
@@ -622,6 +637,23 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, maps: &AttackMaps, sink: &mut 
     sink.scalar(
         MINOR_THREATENED,
         ((horses | cannons) & by_lesser).count_ones() as i32,
+    );
+
+    // Checks a chariot or cannon could give on a point the enemy does not guard.
+    let krs = &RANK_SLIDES[their_king.file()][pos.rank_occ(their_king.rank()) as usize];
+    let kfs = &FILE_SLIDES[their_king.rank()][pos.file_occ(their_king.file()) as usize];
+    let king_lines = ((chariot_line(krs) as u128) << (their_king.rank() * FILES))
+        | (FILE_SPREAD[chariot_line(kfs) as usize] << their_king.file());
+    let king_screens = ((cannon_line(krs, FILES) as u128) << (their_king.rank() * FILES))
+        | (FILE_SPREAD[cannon_line(kfs, RANKS) as usize] << their_king.file());
+    let unguarded = !maps.all[them.index()];
+    sink.scalar(
+        CHARIOT_CHECKS,
+        (king_lines & maps.chariot[c] & !own & unguarded).count_ones() as i32,
+    );
+    sink.scalar(
+        CANNON_CHECKS,
+        (king_screens & maps.cannon_moves[c] & unguarded).count_ones() as i32,
     );
 
     // Cannons need screens, horses like room: both scaled by the pieces left on the board.
@@ -923,7 +955,26 @@ mod tests {
                             | pos.pieces(color, PieceKind::Cannon));
                     let found = maps.minor[color.index()] & (1u128 << sq.index()) != 0;
                     assert_eq!(found, minor != 0, "{} {:?} {:?}", pos.fen(), sq, color);
+                    let chariots = attackers & pos.pieces(color, PieceKind::Chariot);
+                    let found = maps.chariot[color.index()] & (1u128 << sq.index()) != 0;
+                    assert_eq!(found, chariots != 0, "{} {:?} {:?}", pos.fen(), sq, color);
                 }
+            }
+            // Cannon moves: every quiet cannon move of either side, nothing else.
+            for color in Color::BOTH {
+                let mut side = pos.clone();
+                if side.side_to_move() != color {
+                    side.make_null_move();
+                }
+                let mut list = MoveList::new();
+                side.generate_pseudo(&mut list, crate::xiangqi::GenType::Quiets);
+                let mut expected = 0u128;
+                for mv in list.iter() {
+                    if side.piece_at(mv.from()).kind() == Some(PieceKind::Cannon) {
+                        expected |= 1u128 << mv.to().index();
+                    }
+                }
+                assert_eq!(maps.cannon_moves[color.index()], expected, "{}", pos.fen());
             }
         }
     }

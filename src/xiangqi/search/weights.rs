@@ -113,7 +113,7 @@ pub const PST: [[Pair; 50]; 7] = [
 ];
 
 /// The other terms, in the order of `eval::SCALAR_NAMES`.
-pub const SCALARS: [Pair; 40] = [
+pub const SCALARS: [Pair; 42] = [
     Pair(12, -7),   // chariot mobility
     Pair(14, 3),    // horse mobility
     Pair(17, -120), // horse trapped
@@ -154,4 +154,6 @@ pub const SCALARS: [Pair; 40] = [
     Pair(-92, 15),  // horse or cannon attacked by a soldier, advisor or elephant
     Pair(0, 0),     // enemy palace points attacked and not defended
     Pair(0, 0),     // pieces attacking the enemy palace, squared
+    Pair(0, 0),     // safe chariot checks
+    Pair(0, 0),     // safe cannon checks
 ];
