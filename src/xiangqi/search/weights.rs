@@ -7,13 +7,13 @@ use super::eval::Pair;
 
 /// Material by `PieceKind::index()`.
 pub const MATERIAL: [Pair; 7] = [
-    Pair(0, 0),     // king
-    Pair(121, 70),  // advisor
-    Pair(58, 69),   // elephant
-    Pair(390, 512), // horse
-    Pair(894, 855), // chariot
-    Pair(466, 426), // cannon
-    Pair(87, 99),   // soldier
+    Pair(0, 0),      // king
+    Pair(74, 49),    // advisor
+    Pair(-123, 48),  // elephant
+    Pair(352, 458),  // horse
+    Pair(1000, 619), // chariot
+    Pair(399, 443),  // cannon
+    Pair(106, 59),   // soldier
 ];
 
 /// Piece-square bonuses by `PieceKind::index()`, half tables of 10 rows x 5 columns.
@@ -28,9 +28,9 @@ pub const PST: [[Pair; 50]; 7] = [
         Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0),
         Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0),
         Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0),
-        Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(-205,   23), Pair(-210,   16),
-        Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(-116,   23), Pair( -51,   17),
-        Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(  76,  -23), Pair( 109,  -23),
+        Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(-236,   28), Pair(-207,   26),
+        Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair( -57,    7), Pair( -20,    5),
+        Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(  45,   -9), Pair(  81,  -16),
     ],
     // advisor
     [
@@ -41,9 +41,9 @@ pub const PST: [[Pair; 50]; 7] = [
         Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0),
         Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0),
         Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0),
-        Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair( -61,  -53), Pair(   0,    0),
-        Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(  29,  -62),
-        Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair( -20,  -60), Pair(   0,    0),
+        Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair( -70,  -51), Pair(   0,    0),
+        Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(  36,  -62),
+        Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair( -49,  -55), Pair(   0,    0),
     ],
     // elephant
     [
@@ -52,60 +52,60 @@ pub const PST: [[Pair; 50]; 7] = [
         Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0),
         Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0),
         Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0),
-        Pair(   0,    0), Pair(   0,    0), Pair(-115,  -49), Pair(   0,    0), Pair(   0,    0),
+        Pair(   0,    0), Pair(   0,    0), Pair(-169,  -51), Pair(   0,    0), Pair(   0,    0),
         Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0),
-        Pair( -79,  -56), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair( -60,  -59),
+        Pair(-148,  -56), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(-124,  -52),
         Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0),
-        Pair(   0,    0), Pair(   0,    0), Pair( -75,  -61), Pair(   0,    0), Pair(   0,    0),
+        Pair(   0,    0), Pair(   0,    0), Pair(-130,  -54), Pair(   0,    0), Pair(   0,    0),
     ],
     // horse
     [
-        Pair(  74,   85), Pair( 110,  127), Pair( -34,  143), Pair( -95,   95), Pair(  24,   59),
-        Pair( -76,   71), Pair(-127,  173), Pair(  93,   -3), Pair(  86,    6), Pair( 106,  -59),
-        Pair( 132,   96), Pair( 171,   51), Pair( -73,   64), Pair(  68,   51), Pair( 148,    3),
-        Pair( -48,   49), Pair( -72,  104), Pair(  18,   60), Pair( 126,   -9), Pair( -87,   41),
-        Pair(  73,   69), Pair(  71,   52), Pair(   5,   98), Pair( 154,   62), Pair( -17,  121),
-        Pair( -15,   82), Pair(  37,   67), Pair(  84,   49), Pair(  89,   56), Pair(  90,   38),
-        Pair( -24,  -19), Pair(  37,   60), Pair(  49,   77), Pair( -42,   90), Pair(  70,   58),
-        Pair(  10,   17), Pair(  17,   41), Pair(   3,   72), Pair(  56,   58), Pair( 139,   32),
-        Pair(-111,  105), Pair(  37,    3), Pair(  18,  -60), Pair(  -7,   67), Pair(  -6,  -17),
-        Pair(  16, -148), Pair( -59,   13), Pair( -39,  -90), Pair(  -4,   51), Pair( -20,   34),
+        Pair(  -4,   69), Pair(  29,   92), Pair(  39,   45), Pair( -97,   44), Pair( -19,   86),
+        Pair( -72,  101), Pair(   7,  101), Pair( 105,   23), Pair(  22,   44), Pair( 158,    4),
+        Pair( 105,   98), Pair( 202,   27), Pair( -92,   62), Pair( 102,   38), Pair( 175,   11),
+        Pair( -22,   70), Pair(  -1,   98), Pair(  -6,   58), Pair(  70,   25), Pair( -89,   62),
+        Pair(   2,   93), Pair( 149,   54), Pair( -61,  106), Pair( 145,   56), Pair( -16,  109),
+        Pair( -56,   99), Pair(  29,   81), Pair( 114,   59), Pair(  73,   76), Pair(  79,   61),
+        Pair(  16,   18), Pair( -22,  106), Pair(  13,   93), Pair(  -7,   84), Pair(  56,   66),
+        Pair(   6,   33), Pair( -20,   73), Pair(   8,   68), Pair(  60,   75), Pair( 124,   20),
+        Pair( -82,   87), Pair(  -1,   74), Pair(   2,  -10), Pair(   2,   59), Pair(  11,   -6),
+        Pair(  38, -141), Pair( -58,   26), Pair(  10,  -95), Pair( -33,   53), Pair( -81,   68),
     ],
     // chariot
     [
-        Pair( 154,   45), Pair( 172,   48), Pair(  90,  -31), Pair(  83,  -17), Pair( 117,   19),
-        Pair( 126,   80), Pair( 198,   91), Pair(  96,  -21), Pair(  69,    6), Pair(  52,   55),
-        Pair( 147,   98), Pair( 133,   95), Pair(  29,   30), Pair(  72,   22), Pair(  40,   59),
-        Pair( 165,   70), Pair( 126,  108), Pair(  77,   18), Pair(  22,   57), Pair(  24,   71),
-        Pair(  98,   91), Pair(  89,  157), Pair( 149,  137), Pair( 121,  134), Pair(  79,  124),
-        Pair(  65,  131), Pair( 112,  122), Pair( 192,   96), Pair( 135,  116), Pair( 158,  102),
-        Pair( 105,  134), Pair( 116,  109), Pair( 196,   69), Pair( 177,  108), Pair( 138,  131),
-        Pair( 116,  106), Pair( 123,  105), Pair( 149,   99), Pair( 107,  100), Pair(  43,  101),
-        Pair(  95,   89), Pair(  74,  142), Pair( 127,   65), Pair(  74,  101), Pair( -11,   21),
-        Pair( 108,  -28), Pair( 140,   60), Pair(  86,   72), Pair(  82,  108), Pair(  -3,  -10),
+        Pair( 253,   23), Pair( 239,   42), Pair(  49,   -6), Pair( 125,  -13), Pair( 161,   -3),
+        Pair( 178,   57), Pair( 282,   16), Pair(  61,   -6), Pair(  84,   -1), Pair( 152,    2),
+        Pair( 256,   40), Pair( 223,   60), Pair(  48,   12), Pair(  90,   24), Pair(  79,   55),
+        Pair( 250,   38), Pair( 229,   59), Pair(  80,   17), Pair(  59,   28), Pair(  40,   59),
+        Pair( 186,   74), Pair( 194,  100), Pair( 268,   55), Pair( 244,   78), Pair( 203,  101),
+        Pair( 170,   85), Pair( 226,   70), Pair( 293,   52), Pair( 283,   42), Pair( 263,   83),
+        Pair( 173,   99), Pair( 219,   66), Pair( 311,   21), Pair( 321,   31), Pair( 210,  103),
+        Pair( 192,   76), Pair( 222,   61), Pair( 239,   74), Pair( 224,   78), Pair( 118,   99),
+        Pair( 183,   55), Pair( 181,   88), Pair( 211,   53), Pair( 198,   54), Pair(  99,   55),
+        Pair( 173,  -45), Pair( 228,   32), Pair( 186,   40), Pair( 213,   31), Pair( -29,  -29),
     ],
     // cannon
     [
-        Pair( 133,  -16), Pair(  88,   10), Pair( -29,   44), Pair( -30,   50), Pair( -78,  -90),
-        Pair(  39,   77), Pair(   5,   95), Pair(   2,  -10), Pair(  10,    3), Pair(-123,   88),
-        Pair(  57,   77), Pair(  31,   31), Pair(   3,  -16), Pair( -15,   22), Pair( -51,   51),
-        Pair(  63,   13), Pair(  -5,   58), Pair(  27,   14), Pair(  32,  -17), Pair(  -7,   23),
-        Pair( 144,    3), Pair( -56,   72), Pair(  25,   30), Pair(  41,    7), Pair(  99,   21),
-        Pair(  42,   31), Pair(  23,   40), Pair(  97,   -4), Pair(   1,   46), Pair( 100,   -4),
-        Pair(  17,   51), Pair(  23,   49), Pair( 101,   15), Pair(  14,   62), Pair(  57,   35),
-        Pair(  60,   42), Pair(   9,   99), Pair(  44,   66), Pair(  41,   82), Pair(  95,   62),
-        Pair( 132,   44), Pair(  -9,  103), Pair(  58,  101), Pair(  13,  107), Pair(  95,   46),
-        Pair( -20,    8), Pair(  -7,   25), Pair(  -9,   28), Pair(  96,   80), Pair( 154,   -5),
+        Pair( 175,   -7), Pair(  79,   31), Pair( -33,   46), Pair(  -6,   24), Pair( -82,  -93),
+        Pair(  39,   76), Pair(  -9,   92), Pair(  -1,    2), Pair( -10,   13), Pair( -78,   72),
+        Pair(  75,   56), Pair(  15,   48), Pair(  38,  -17), Pair( -19,   22), Pair(-120,   36),
+        Pair(  71,   43), Pair(   4,   80), Pair(  45,   24), Pair(  35,   -4), Pair( -16,   30),
+        Pair( 124,   15), Pair( -49,   87), Pair(  42,   47), Pair(  24,   51), Pair(  79,   41),
+        Pair(  48,   53), Pair(  17,   55), Pair( 102,   16), Pair(   7,   71), Pair(  75,   33),
+        Pair(  41,   60), Pair(   0,   79), Pair(  97,   38), Pair(   8,   89), Pair(  70,   60),
+        Pair(  56,   47), Pair(  13,   98), Pair(  55,   83), Pair(  41,   97), Pair(  95,   72),
+        Pair(  64,   83), Pair(   3,  117), Pair(  68,  114), Pair(  11,  135), Pair(  87,   70),
+        Pair( -43,   67), Pair( -17,   76), Pair( -30,   69), Pair(  40,   99), Pair( 183,   51),
     ],
     // soldier
     [
-        Pair( -20,  -69), Pair(  -2,  -58), Pair( -29,  -26), Pair( -15, -121), Pair(-102,  -92),
-        Pair( 118,   -2), Pair( 183,   11), Pair( 212,   64), Pair( 323,   57), Pair( 274,   43),
-        Pair(  56,  -31), Pair(   0,   43), Pair( 124,  101), Pair( 195,  226), Pair( 252,  141),
-        Pair( -36,   81), Pair( -15,   73), Pair( -41,  164), Pair(  55,   82), Pair(  78,   89),
-        Pair( -36,   73), Pair( -24,   77), Pair(  46,   63), Pair(  -6,   73), Pair(  47,   83),
-        Pair( -50,   69), Pair(   0,    0), Pair(   3,   37), Pair(   0,    0), Pair(  37,   52),
-        Pair( -71,   93), Pair(   0,    0), Pair( -42,   53), Pair(   0,    0), Pair(  31,   31),
+        Pair(   5,  -46), Pair(  28,  -68), Pair(-158,   20), Pair(  38,  -94), Pair(-192,  -31),
+        Pair(  82,   11), Pair( 222,    7), Pair( 183,   65), Pair( 385,   47), Pair( 341,   75),
+        Pair(  30,  -19), Pair( 106,    7), Pair( 170,   74), Pair( 289,  125), Pair( 166,  140),
+        Pair(  35,   18), Pair(  39,   35), Pair( -54,  124), Pair(   2,  108), Pair(  20,  113),
+        Pair( -30,   61), Pair( -15,   67), Pair(  41,   80), Pair(  36,   23), Pair(  78,   31),
+        Pair( -72,   66), Pair(   0,    0), Pair( -26,   41), Pair(   0,    0), Pair(   2,   79),
+        Pair( -87,   75), Pair(   0,    0), Pair( -68,   64), Pair(   0,    0), Pair(  -3,   49),
         Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0),
         Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0),
         Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0), Pair(   0,    0),
@@ -114,46 +114,46 @@ pub const PST: [[Pair; 50]; 7] = [
 
 /// The other terms, in the order of `eval::SCALAR_NAMES`.
 pub const SCALARS: [Pair; 42] = [
-    Pair(12, -7),   // chariot mobility
-    Pair(14, 3),    // horse mobility
-    Pair(17, -120), // horse trapped
-    Pair(2, 2),     // cannon mobility
-    Pair(114, -3),  // missing advisor x chariot
-    Pair(-13, 59),  // missing advisor x horse
-    Pair(-118, 23), // missing advisor x cannon
-    Pair(96, 60),   // missing advisor x crossed soldier
-    Pair(95, 45),   // missing elephant x chariot
-    Pair(9, 74),    // missing elephant x horse
-    Pair(6, 37),    // missing elephant x cannon
-    Pair(8, 22),    // missing elephant x crossed soldier
-    Pair(110, 61),  // chariot in king zone
-    Pair(53, 61),   // horse in king zone
-    Pair(-3, 34),   // cannon in king zone
-    Pair(128, -86), // crossed soldier in king zone
-    Pair(82, -17),  // king-zone attacker x missing advisor
-    Pair(139, -12), // cannon on king file, no screen
-    Pair(91, -13),  // horse moves that give check
-    Pair(52, 50),   // cannon on king file, two screens
-    Pair(68, -30),  // cannon on king rank, no screen
-    Pair(47, 17),   // cannon on king rank, two screens
-    Pair(82, 74),   // soldiers side by side
-    Pair(78, -17),  // doubled soldiers
-    Pair(6, 157),   // connected chariots
-    Pair(24, -4),   // elephants guarding each other
-    Pair(-6, -2),   // advisors with the centre
-    Pair(14, -5),   // chariot palace attacks
-    Pair(7, -16),   // horse palace attacks
-    Pair(-4, 13),   // cannon palace attacks
-    Pair(39, -4),   // tempo
-    Pair(-10, 22),  // cannon x (pieces on board - 24)
-    Pair(-18, 30),  // horse x (pieces on board - 24)
-    Pair(60, -21),  // chariot x enemy king file open ahead
-    Pair(-35, -36), // hanging piece, side to move
-    Pair(-26, -55), // hanging piece, side not to move
-    Pair(-32, 37),  // chariot attacked by a lesser piece
-    Pair(-92, 15),  // horse or cannon attacked by a soldier, advisor or elephant
-    Pair(0, 0),     // enemy palace points attacked and not defended
-    Pair(0, 0),     // pieces attacking the enemy palace, squared
-    Pair(0, 0),     // safe chariot checks
-    Pair(0, 0),     // safe cannon checks
+    Pair(8, -3),    // chariot mobility
+    Pair(12, 3),    // horse mobility
+    Pair(10, -95),  // horse trapped
+    Pair(3, 1),     // cannon mobility
+    Pair(147, 9),   // missing advisor x chariot
+    Pair(-2, 57),   // missing advisor x horse
+    Pair(-100, 29), // missing advisor x cannon
+    Pair(130, 22),  // missing advisor x crossed soldier
+    Pair(143, 99),  // missing elephant x chariot
+    Pair(37, 100),  // missing elephant x horse
+    Pair(63, 80),   // missing elephant x cannon
+    Pair(-7, 21),   // missing elephant x crossed soldier
+    Pair(206, 22),  // chariot in king zone
+    Pair(70, 35),   // horse in king zone
+    Pair(-3, 39),   // cannon in king zone
+    Pair(157, -75), // crossed soldier in king zone
+    Pair(36, 5),    // king-zone attacker x missing advisor
+    Pair(214, -60), // cannon on king file, no screen
+    Pair(99, -17),  // horse moves that give check
+    Pair(38, 55),   // cannon on king file, two screens
+    Pair(68, -44),  // cannon on king rank, no screen
+    Pair(20, 36),   // cannon on king rank, two screens
+    Pair(-21, 8),   // soldiers side by side
+    Pair(21, -5),   // doubled soldiers
+    Pair(18, 35),   // connected chariots
+    Pair(33, 2),    // elephants guarding each other
+    Pair(-41, 14),  // advisors with the centre
+    Pair(-4, -7),   // chariot palace attacks
+    Pair(1, -19),   // horse palace attacks
+    Pair(-6, -5),   // cannon palace attacks
+    Pair(37, -4),   // tempo
+    Pair(-2, 29),   // cannon x (pieces on board - 24)
+    Pair(-12, 31),  // horse x (pieces on board - 24)
+    Pair(28, -11),  // chariot x enemy king file open ahead
+    Pair(-28, -26), // hanging piece, side to move
+    Pair(-21, -38), // hanging piece, side not to move
+    Pair(-44, 43),  // chariot attacked by a lesser piece
+    Pair(-93, 17),  // horse or cannon attacked by a soldier, advisor or elephant
+    Pair(9, 1),     // enemy palace points attacked and not defended
+    Pair(8, 13),    // pieces attacking the enemy palace, squared
+    Pair(107, -32), // safe chariot checks
+    Pair(10, 12),   // safe cannon checks
 ];
