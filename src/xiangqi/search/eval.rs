@@ -265,13 +265,13 @@ const CROSSED: [Bitboard; 2] = {
     [all & !red_half, red_half]
 };
 
-/// The defended zone around each colour's palace: files c..g on its first four ranks.
-const KING_ZONE: [Bitboard; 2] = {
+/// Files `first_file..=last_file` of each colour's first `ranks` ranks (by `Color::index()`).
+const fn home_zone(first_file: usize, last_file: usize, ranks: usize) -> [Bitboard; 2] {
     let mut z = [0u128; 2];
     let mut r = 0;
-    while r < 4 {
-        let mut f = 2;
-        while f <= 6 {
+    while r < ranks {
+        let mut f = first_file;
+        while f <= last_file {
             z[0] |= 1u128 << (r * FILES + f);
             z[1] |= 1u128 << ((RANKS - 1 - r) * FILES + f);
             f += 1;
@@ -279,23 +279,13 @@ const KING_ZONE: [Bitboard; 2] = {
         r += 1;
     }
     z
-};
+}
+
+/// The defended zone around each colour's palace: files c..g on its first four ranks.
+const KING_ZONE: [Bitboard; 2] = home_zone(2, 6, 4);
 
 /// Each colour's palace: files d..f on its first three ranks.
-const PALACE: [Bitboard; 2] = {
-    let mut z = [0u128; 2];
-    let mut r = 0;
-    while r < 3 {
-        let mut f = 3;
-        while f <= 5 {
-            z[0] |= 1u128 << (r * FILES + f);
-            z[1] |= 1u128 << ((RANKS - 1 - r) * FILES + f);
-            f += 1;
-        }
-        r += 1;
-    }
-    z
-};
+const PALACE: [Bitboard; 2] = home_zone(3, 5, 3);
 
 /// Palace positions along a line: files 3..=5 of a rank.
 const PALACE_FILES: u16 = 0b111 << 3;

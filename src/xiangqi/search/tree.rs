@@ -880,13 +880,7 @@ impl<'a> Worker<'a> {
                 }
             }
             self.count_node();
-            let piece = self.pos.piece_at(mv.from());
-            self.stack[ply].mv = Some(mv);
-            self.stack[ply].piece = piece;
-            self.stack[ply].null = false;
-            self.pos.make_move(mv);
-            self.keys.push(self.pos.key());
-            self.nulls.push(false);
+            self.make(ply, mv);
             let v = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
             self.unmake();
             if self.stopped {
