@@ -1,7 +1,7 @@
 //! Static evaluation: material and piece-square tables tapered between middle game and end
-//! game, mobility, king safety, soldier structure and piece coordination.
+//! game, mobility, threats, king safety, soldier structure and piece coordination.
 //!
-//! Units: a soldier before the river is about 90, a horse about 400 (the search divides by 4
+//! Units: a soldier before the river is about 100, a horse about 400 (the search divides by 4
 //! when it reports centipawn-like scores). Every term is computed the same way for both colours
 //! from each colour's own point of view, and the tables are symmetric left-right, so the
 //! evaluation is exactly colour- and mirror-symmetric. Integers only.
