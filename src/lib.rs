@@ -3,6 +3,7 @@
 
 pub mod cli;
 pub mod engine;
+pub mod gomoku;
 pub mod protocol;
 pub mod tournament;
 pub mod xiangqi;
