@@ -143,8 +143,8 @@ pub struct Board {
     tables: &'static RuleTables,
     stones: Box<[Stone; CELLS]>,
     keys: Box<[[u32; 4]; CELLS]>,
-    /// Patterns as bytes: `[colour][direction]`.
-    patterns: Box<[[[u8; 4]; 2]; CELLS]>,
+    /// Pattern words by colour: 4 bits a direction, direction `d` at bits `4d..4d+4`.
+    patterns: Box<[[u16; 2]; CELLS]>,
     /// Threat classes as bytes, by colour.
     threats: Box<[[u8; 2]; CELLS]>,
     threat_counts: [[u16; THREAT_COUNT]; 2],
@@ -196,7 +196,7 @@ impl Board {
             tables: RuleTables::get(rule),
             stones,
             keys: Box::new([[0; 4]; CELLS]),
-            patterns: Box::new([[[0; 4]; 2]; CELLS]),
+            patterns: Box::new([[0; 2]; CELLS]),
             threats: Box::new([[0; 2]; CELLS]),
             threat_counts: [[0; THREAT_COUNT]; 2],
             double_three_candidates: [0; BITSET_WORDS],
@@ -313,7 +313,9 @@ impl Board {
     /// 3 anti-diagonal) if it plays the empty `cell`; `Dead` on occupied cells.
     #[inline]
     pub fn pattern(&self, cell: Cell, color: Color, direction: usize) -> Pattern {
-        Pattern::from_u8(self.patterns[cell.index()][color.index()][direction & 3])
+        Pattern::from_u8(
+            ((self.patterns[cell.index()][color.index()] >> (4 * (direction & 3))) & 15) as u8,
+        )
     }
 
     /// `color`'s threat class at the empty `cell`; `None` on occupied cells.
@@ -359,7 +361,7 @@ impl Board {
             self.threat_counts[c.index()][old] -= 1;
         }
         self.threats[cell.index()] = [Threat::None as u8; 2];
-        self.patterns[cell.index()] = [[0; 4]; 2];
+        self.patterns[cell.index()] = [0; 2];
         self.set_candidate(cell, false);
         let code = color.stone() as u32;
         self.update_neighbours(cell, |key, shift| *key |= code << shift);
@@ -381,7 +383,9 @@ impl Board {
         for d in 0..4 {
             self.refresh_pattern(cell, d);
         }
-        self.refresh_threats(cell);
+        for color in Color::BOTH {
+            self.refresh_threat(cell, color);
+        }
         self.after_change();
         Some(cell)
     }
@@ -401,34 +405,36 @@ impl Board {
                         && let Some(n) = Cell::from_index(neighbour)
                     {
                         self.refresh_pattern(n, d);
-                        self.refresh_threats(n);
                     }
                 }
             }
         }
     }
 
+    /// Re-reads both colours' patterns of `cell` on direction `d` and refreshes the threat
+    /// class of each colour whose pattern changed.
     #[inline]
     fn refresh_pattern(&mut self, cell: Cell, d: usize) {
-        let key = self.keys[cell.index()][d];
+        let entry = self.tables.packed(self.keys[cell.index()][d]) as u16;
+        let shift = 4 * d;
         for color in Color::BOTH {
-            self.patterns[cell.index()][color.index()][d] = self.tables.pattern(color, key) as u8;
+            let pattern = (entry >> (4 * color.index())) & 15;
+            let old = self.patterns[cell.index()][color.index()];
+            let word = (old & !(15 << shift)) | (pattern << shift);
+            if word != old {
+                self.patterns[cell.index()][color.index()] = word;
+                self.refresh_threat(cell, color);
+            }
         }
     }
 
-    fn patterns_of(&self, cell: Cell, color: Color) -> [Pattern; 4] {
-        self.patterns[cell.index()][color.index()].map(Pattern::from_u8)
-    }
-
     #[inline]
-    fn refresh_threats(&mut self, cell: Cell) {
-        for color in Color::BOTH {
-            let renju_black = self.rule == Rule::Renju && color == Color::Black;
-            let combined = combine(self.patterns_of(cell, color), renju_black);
-            self.set_threat(cell, color, combined.threat);
-            if renju_black {
-                self.set_candidate(cell, combined.double_three_candidate);
-            }
+    fn refresh_threat(&mut self, cell: Cell, color: Color) {
+        let word = self.patterns[cell.index()][color.index()];
+        let (threat, candidate) = self.tables.combined(color, word);
+        self.set_threat(cell, color, threat);
+        if color == Color::Black && self.rule == Rule::Renju {
+            self.set_candidate(cell, candidate);
         }
     }
 
@@ -466,7 +472,8 @@ impl Board {
                     let threat = if self.forbidden_kind(cell) == Some(Forbidden::DoubleThree) {
                         Threat::Forbidden
                     } else {
-                        combine(self.patterns_of(cell, Color::Black), true).threat
+                        let word = self.patterns[cell.index()][Color::Black.index()];
+                        self.tables.combined(Color::Black, word).0
                     };
                     self.set_threat(cell, Color::Black, threat);
                 }
@@ -618,7 +625,7 @@ impl Board {
             tables: self.tables,
             stones: self.stones.clone(),
             keys: Box::new([[0; 4]; CELLS]),
-            patterns: Box::new([[[0; 4]; 2]; CELLS]),
+            patterns: Box::new([[0; 2]; CELLS]),
             threats: Box::new([[0; 2]; CELLS]),
             threat_counts: [[0; THREAT_COUNT]; 2],
             double_three_candidates: [0; BITSET_WORDS],
@@ -642,13 +649,18 @@ impl Board {
         }
         let cells: Vec<Cell> = fresh.empty_cells().collect();
         for &cell in &cells {
-            for d in 0..4 {
-                fresh.refresh_pattern(cell, d);
-            }
-            // Counts start at zero for these cells: add, do not move.
+            // Straight from the tables and `combine`, not through the incremental helpers.
             for color in Color::BOTH {
+                let patterns: [Pattern; 4] = std::array::from_fn(|d| {
+                    fresh.tables.pattern(color, fresh.keys[cell.index()][d])
+                });
+                let mut word = 0u16;
+                for (d, pattern) in patterns.iter().enumerate() {
+                    word |= (*pattern as u16) << (4 * d);
+                }
+                fresh.patterns[cell.index()][color.index()] = word;
                 let renju_black = fresh.rule == Rule::Renju && color == Color::Black;
-                let combined = combine(fresh.patterns_of(cell, color), renju_black);
+                let combined = combine(patterns, renju_black);
                 fresh.threats[cell.index()][color.index()] = combined.threat as u8;
                 fresh.threat_counts[color.index()][combined.threat as usize] += 1;
                 if renju_black {

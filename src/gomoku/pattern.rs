@@ -428,11 +428,29 @@ pub const fn swap_colours(key: u32) -> u32 {
     key ^ (differ | (differ << 1))
 }
 
-/// The pattern tables of one rule: for each colour, the pattern of every absolute line key
-/// (black stones 1, white 2, wall 3).
+/// The pattern tables of one rule: for every absolute line key (black stones 1, white 2,
+/// wall 3) both colours' patterns in one byte (black in the low nibble), and for every
+/// colour the [`combine`] result of every four-direction pattern word (4 bits a direction,
+/// direction `d` at bits `4d..4d+4`): the threat in the low 7 bits, bit 7 the renju
+/// double-three candidate flag.
 pub struct RuleTables {
     rule: Rule,
-    by_color: [Box<[u8]>; 2],
+    packed: Box<[u8]>,
+    combined: [Box<[u8]>; 2],
+}
+
+/// Number of four-direction pattern words.
+pub const PATTERN_WORDS: usize = 1 << 16;
+
+/// Splits a pattern word into its four directions.
+#[inline]
+pub const fn unpack_word(word: u16) -> [Pattern; 4] {
+    [
+        Pattern::from_u8((word & 15) as u8),
+        Pattern::from_u8(((word >> 4) & 15) as u8),
+        Pattern::from_u8(((word >> 8) & 15) as u8),
+        Pattern::from_u8(((word >> 12) & 15) as u8),
+    ]
 }
 
 impl RuleTables {
@@ -444,16 +462,23 @@ impl RuleTables {
     }
 
     fn build(rule: Rule) -> RuleTables {
-        let black_rule = rule.line_rule(Color::Black);
-        let white_rule = rule.line_rule(Color::White);
-        let black = relative_table(black_rule);
-        let white_relative = relative_table(white_rule);
-        let white: Box<[u8]> = (0..KEY_COUNT as u32)
-            .map(|key| white_relative[swap_colours(key) as usize])
+        let black = relative_table(rule.line_rule(Color::Black));
+        let white = relative_table(rule.line_rule(Color::White));
+        let packed: Box<[u8]> = (0..KEY_COUNT as u32)
+            .map(|key| black[key as usize] | (white[swap_colours(key) as usize] << 4))
             .collect();
+        let combined = [rule == Rule::Renju, false].map(|renju_black| {
+            (0..PATTERN_WORDS)
+                .map(|word| {
+                    let result = combine(unpack_word(word as u16), renju_black);
+                    result.threat as u8 | (u8::from(result.double_three_candidate) << 7)
+                })
+                .collect::<Box<[u8]>>()
+        });
         RuleTables {
             rule,
-            by_color: [black.to_vec().into_boxed_slice(), white],
+            packed,
+            combined,
         }
     }
 
@@ -462,10 +487,24 @@ impl RuleTables {
         self.rule
     }
 
+    /// Both colours' patterns for line key `key`: black in the low nibble, white in the high.
+    #[inline]
+    pub fn packed(&self, key: u32) -> u8 {
+        self.packed[(key as usize) & (KEY_COUNT - 1)]
+    }
+
     /// The pattern `color` gets by playing the centre of a line with absolute key `key`.
     #[inline]
     pub fn pattern(&self, color: Color, key: u32) -> Pattern {
-        Pattern::from_u8(self.by_color[color.index()][(key as usize) & (KEY_COUNT - 1)])
+        Pattern::from_u8((self.packed(key) >> (4 * color.index())) & 15)
+    }
+
+    /// `color`'s [`combine`] result for a pattern word, as the threat and the renju
+    /// double-three candidate flag.
+    #[inline]
+    pub fn combined(&self, color: Color, word: u16) -> (Threat, bool) {
+        let value = self.combined[color.index()][word as usize];
+        (Threat::from_u8(value & 0x7F), value & 0x80 != 0)
     }
 }
 
