@@ -1,7 +1,7 @@
 //! Measures the Gomoku board's make+undo speed with the incremental pattern update, and the
 //! time to build a rule's pattern tables: `cargo run --release --example gomoku_speed`.
 //!
-//! Each run plays 20,000 random games of 20 to 80 stones in the middle 10 x 10 of the board
+//! Each run plays 20,000 (or the first argument's number of) random games of 20 to 80 stones in the middle 10 x 10 of the board
 //! (seeded, the same every run), undoing every move, and reports make+undo pairs per second. Compare two
 //! builds in one run, or with callgrind, never across noisy runs.
 
@@ -12,6 +12,11 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 fn main() {
+    // An optional argument sets the number of games (20,000 by default; fewer for callgrind).
+    let game_count: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(20_000);
     for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro] {
         let start = Instant::now();
         let _ = RuleTables::get(rule);
@@ -31,7 +36,7 @@ fn main() {
         // The games are drawn first, so the timing covers make and undo alone.
         let mut rng = StdRng::seed_from_u64(1);
         let lo = size / 2 - 5;
-        let games: Vec<Vec<Cell>> = (0..20_000)
+        let games: Vec<Vec<Cell>> = (0..game_count)
             .map(|_| {
                 let mut cells: Vec<Cell> = (lo..lo + 10)
                     .flat_map(|y| (lo..lo + 10).filter_map(move |x| Cell::from_xy(x, y)))

@@ -13,7 +13,7 @@
 //!
 //! [`Board::verify`] recomputes all of it from the stones and reports the first difference.
 
-use super::pattern::{Pattern, RuleTables, THREAT_COUNT, Threat, combine, slot};
+use super::pattern::{Pattern, RuleTables, Threat, combine, slot};
 use super::types::{CELLS, Cell, Color, DIRECTION_STEPS, MAX_SIDE, PAD, Rule, STRIDE, Stone};
 
 /// Why a point is forbidden for black under renju.
@@ -132,6 +132,35 @@ struct Played {
     side_before: Color,
 }
 
+/// The forty cells within five of a cell on its four lines: index offset, direction, and
+/// the bit shift of the centre's slot in that neighbour's line key.
+const fn build_neighbours() -> [(i16, u8, u8); 40] {
+    let mut table = [(0i16, 0u8, 0u8); 40];
+    let mut n = 0;
+    let mut d = 0;
+    while d < 4 {
+        let mut j: isize = 1;
+        while j <= 5 {
+            let mut sign: isize = -1;
+            while sign <= 1 {
+                let offset = sign * j;
+                table[n] = (
+                    (offset * DIRECTION_STEPS[d]) as i16,
+                    d as u8,
+                    (2 * slot(-offset)) as u8,
+                );
+                n += 1;
+                sign += 2;
+            }
+            j += 1;
+        }
+        d += 1;
+    }
+    table
+}
+
+static NEIGHBOURS: [(i16, u8, u8); 40] = build_neighbours();
+
 const BITSET_WORDS: usize = CELLS.div_ceil(64);
 
 /// A Gomoku position with its incremental pattern state. Cheap to clone (boxed arrays).
@@ -147,7 +176,7 @@ pub struct Board {
     patterns: Box<[[u16; 2]; CELLS]>,
     /// Threat classes as bytes, by colour.
     threats: Box<[[u8; 2]; CELLS]>,
-    threat_counts: [[u16; THREAT_COUNT]; 2],
+    threat_counts: [[u16; 16]; 2],
     /// Renju: empty cells where black has two or more open-three lines (and nothing that
     /// decides the point by the lines alone).
     double_three_candidates: [u64; BITSET_WORDS],
@@ -198,7 +227,7 @@ impl Board {
             keys: Box::new([[0; 4]; CELLS]),
             patterns: Box::new([[0; 2]; CELLS]),
             threats: Box::new([[0; 2]; CELLS]),
-            threat_counts: [[0; THREAT_COUNT]; 2],
+            threat_counts: [[0; 16]; 2],
             double_three_candidates: [0; BITSET_WORDS],
             history: Vec::with_capacity(width * height),
             side_to_move: Color::Black,
@@ -395,18 +424,18 @@ impl Board {
     #[inline]
     fn update_neighbours(&mut self, cell: Cell, change: impl Fn(&mut u32, u32)) {
         let centre = cell.index() as isize;
-        for (d, &step) in DIRECTION_STEPS.iter().enumerate() {
-            for j in 1..=5isize {
-                for sign in [1isize, -1] {
-                    let neighbour = (centre + sign * j * step) as usize;
-                    let shift = 2 * slot(-sign * j);
-                    change(&mut self.keys[neighbour][d], shift);
-                    if self.stones[neighbour] == Stone::Empty
-                        && let Some(n) = Cell::from_index(neighbour)
-                    {
-                        self.refresh_pattern(n, d);
-                    }
-                }
+        for &(offset, d, shift) in NEIGHBOURS.iter() {
+            let neighbour = (centre + offset as isize) as usize;
+            let stone = self.stones[neighbour];
+            if stone == Stone::Wall {
+                // Walls never read their keys.
+                continue;
+            }
+            change(&mut self.keys[neighbour][d as usize], shift as u32);
+            if stone == Stone::Empty
+                && let Some(n) = Cell::from_index(neighbour)
+            {
+                self.refresh_pattern(n, d as usize);
             }
         }
     }
@@ -441,9 +470,9 @@ impl Board {
     #[inline]
     fn set_threat(&mut self, cell: Cell, color: Color, threat: Threat) {
         let slot = &mut self.threats[cell.index()][color.index()];
-        let counts = &mut self.threat_counts[color.index()];
-        counts[*slot as usize] -= 1;
-        counts[threat as usize] += 1;
+        let counts = &mut self.threat_counts[color.index() & 1];
+        counts[*slot as usize & 15] -= 1;
+        counts[threat as usize & 15] += 1;
         *slot = threat as u8;
     }
 
@@ -627,7 +656,7 @@ impl Board {
             keys: Box::new([[0; 4]; CELLS]),
             patterns: Box::new([[0; 2]; CELLS]),
             threats: Box::new([[0; 2]; CELLS]),
-            threat_counts: [[0; THREAT_COUNT]; 2],
+            threat_counts: [[0; 16]; 2],
             double_three_candidates: [0; BITSET_WORDS],
             history: self.history.clone(),
             side_to_move: self.side_to_move,

@@ -339,19 +339,29 @@ impl Builder {
         if self.rule.exact() && last - first + 1 > 5 {
             return Pattern::Overline;
         }
-        let empties: Vec<usize> = (0..LINE).filter(|&i| line[i] == EMPTY).collect();
+        let mut empties = [0usize; LINE];
+        let mut empty_count = 0;
+        for (i, &c) in line.iter().enumerate() {
+            if c == EMPTY {
+                empties[empty_count] = i;
+                empty_count += 1;
+            }
+        }
+        let empties = &empties[..empty_count];
         // Five points, each with the own stones of the five it completes.
-        let mut four_sets: Vec<u32> = Vec::new();
+        let mut four_sets = [0u32; 2];
+        let mut distinct_fours = 0;
         let mut five_points = 0;
-        for &e in &empties {
+        for &e in empties {
             let mut next = line;
             next[e] = OWN;
             if is_five(&next, self.rule) {
                 five_points += 1;
                 let (a, b) = run_through_centre(&next);
                 let set = (a..=b).filter(|&i| i != e).fold(0u32, |m, i| m | 1 << i);
-                if !four_sets.contains(&set) {
-                    four_sets.push(set);
+                if !four_sets[..distinct_fours].contains(&set) && distinct_fours < 2 {
+                    four_sets[distinct_fours] = set;
+                    distinct_fours += 1;
                 }
             }
         }
@@ -359,14 +369,14 @@ impl Builder {
             return Pattern::B4;
         }
         if five_points >= 2 {
-            return if four_sets.len() == 1 {
+            return if distinct_fours == 1 {
                 Pattern::F4
             } else {
                 Pattern::F44
             };
         }
         let mut children = [0u32; PATTERN_COUNT];
-        for &e in &empties {
+        for &e in empties {
             let mut next = line;
             next[e] = OWN;
             let child = self.classify(line_to_key(&next));
@@ -435,8 +445,8 @@ pub const fn swap_colours(key: u32) -> u32 {
 /// double-three candidate flag.
 pub struct RuleTables {
     rule: Rule,
-    packed: Box<[u8]>,
-    combined: [Box<[u8]>; 2],
+    packed: Box<[u8; KEY_COUNT]>,
+    combined: [Box<[u8; PATTERN_WORDS]>; 2],
 }
 
 /// Number of four-direction pattern words.
@@ -453,6 +463,15 @@ pub const fn unpack_word(word: u16) -> [Pattern; 4] {
     ]
 }
 
+/// A table of exactly `N` entries, so that indexing with a masked key needs no bounds check.
+fn fixed<const N: usize>(values: Vec<u8>) -> Box<[u8; N]> {
+    let mut table = Box::new([0u8; N]);
+    for (slot, value) in table.iter_mut().zip(values) {
+        *slot = value;
+    }
+    table
+}
+
 impl RuleTables {
     /// The tables of `rule`, built on first use and shared for the life of the process.
     pub fn get(rule: Rule) -> &'static RuleTables {
@@ -464,7 +483,7 @@ impl RuleTables {
     fn build(rule: Rule) -> RuleTables {
         let black = relative_table(rule.line_rule(Color::Black));
         let white = relative_table(rule.line_rule(Color::White));
-        let packed: Box<[u8]> = (0..KEY_COUNT as u32)
+        let packed: Vec<u8> = (0..KEY_COUNT as u32)
             .map(|key| black[key as usize] | (white[swap_colours(key) as usize] << 4))
             .collect();
         let combined = [rule == Rule::Renju, false].map(|renju_black| {
@@ -473,12 +492,12 @@ impl RuleTables {
                     let result = combine(unpack_word(word as u16), renju_black);
                     result.threat as u8 | (u8::from(result.double_three_candidate) << 7)
                 })
-                .collect::<Box<[u8]>>()
+                .collect::<Vec<u8>>()
         });
         RuleTables {
             rule,
-            packed,
-            combined,
+            packed: fixed(packed),
+            combined: combined.map(fixed),
         }
     }
 
@@ -503,7 +522,7 @@ impl RuleTables {
     /// double-three candidate flag.
     #[inline]
     pub fn combined(&self, color: Color, word: u16) -> (Threat, bool) {
-        let value = self.combined[color.index()][word as usize];
+        let value = self.combined[color.index() & 1][word as usize];
         (Threat::from_u8(value & 0x7F), value & 0x80 != 0)
     }
 }
