@@ -11,11 +11,16 @@ use std::time::{Duration, Instant};
 /// Default wait for `<` and `=` expectations.
 const DEFAULT_WAIT: Duration = Duration::from_secs(10);
 
-/// `*` matches any run of characters, `?` one character; everything else is literal.
+/// `*` matches any run of characters, `?` one character, `#` one or more digits;
+/// everything else is literal.
 fn glob(pattern: &[char], text: &[char]) -> bool {
     match pattern.split_first() {
         None => text.is_empty(),
         Some(('*', rest)) => (0..=text.len()).any(|i| glob(rest, &text[i..])),
+        Some(('#', rest)) => {
+            let digits = text.iter().take_while(|c| c.is_ascii_digit()).count();
+            (1..=digits).any(|i| glob(rest, &text[i..]))
+        }
         Some(('?', rest)) => !text.is_empty() && glob(rest, &text[1..]),
         Some((c, rest)) => text.first() == Some(c) && glob(rest, &text[1..]),
     }
@@ -105,7 +110,11 @@ impl Engine {
         loop {
             match self.next_line(deadline)? {
                 Some(line) if matches(pattern, &line) => return Ok(()),
-                Some(line) if line.starts_with("info string error") => {
+                Some(line)
+                    if line.starts_with("info string error")
+                        || line.starts_with("ERROR")
+                        || line.starts_with("UNKNOWN") =>
+                {
                     return Err(format!("unexpected error line '{line}' before '{pattern}'"));
                 }
                 Some(_) => {}
@@ -194,7 +203,12 @@ fn run_transcript(path: &Path) -> Result<(), String> {
                 engine.stdin = None;
                 Ok(())
             }
-            "exit" => engine.wait_exit(DEFAULT_WAIT),
+            "exit" if arg.is_empty() => engine.wait_exit(DEFAULT_WAIT),
+            // `exit <ms>`: the exit must come within that long of the last line sent.
+            "exit" => parse_ms(arg).and_then(|(ms, _)| {
+                let deadline = engine.last_send + ms;
+                engine.wait_exit(deadline.saturating_duration_since(Instant::now()))
+            }),
             other => Err(format!("unknown transcript operation '{other}'")),
         };
         if let Err(e) = step {
@@ -248,6 +262,10 @@ fn glob_patterns() {
     assert!(!matches("bestmove ????", "bestmove h2e2 ponder h9g7"));
     assert!(matches("readyok", "readyok"));
     assert!(!matches("readyok", "readyok2"));
+    assert!(matches("#,#", "12,3"));
+    assert!(!matches("#,#", "MESSAGE pv 1,2"));
+    assert!(!matches("#,#", ",3"));
+    assert!(matches("#,# #,#", "1,2 10,11"));
 }
 
 #[test]

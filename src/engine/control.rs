@@ -36,6 +36,13 @@ pub struct Limits {
     pub ponder: bool,
     /// Milliseconds kept back for the GUI's and the pipe's delays.
     pub move_overhead_ms: u64,
+    /// Gomocup: the cap on one turn (`timeout_turn`), ms.
+    pub turn_ms: Option<u64>,
+    /// Gomocup: what is left of the match clock (`time_left`, or `timeout_match` less the
+    /// time used), ms.
+    pub match_left_ms: Option<u64>,
+    /// Gomocup: own moves still expected in the game, to share the match clock.
+    pub moves_left: Option<u32>,
 }
 
 /// Sentinel for "no deadline".
@@ -221,10 +228,47 @@ impl SearchControl {
     }
 }
 
+/// Gomocup moves planned for when no estimate is given.
+const GOMOCUP_MOVES_LEFT: u64 = 25;
+
+/// The Gomocup policy: a per-turn cap together with a match clock. The turn cap less the
+/// overhead is the hard limit; the match clock, less the overhead and a reserve of a
+/// twentieth, is shared over the moves expected (between 5 and 60), each move aiming at its
+/// share and never planning past a quarter of what is left. Only a turn cap: aim at 70% of
+/// it, never past it.
+fn allocate_gomocup(limits: &Limits) -> (u64, u64) {
+    let overhead = limits.move_overhead_ms;
+    let turn_cap = limits
+        .turn_ms
+        .map(|turn| turn.saturating_sub(overhead).max(1));
+    let match_plan = limits.match_left_ms.map(|left| {
+        let usable = left.saturating_sub(overhead + left / 20).max(1);
+        let moves = limits
+            .moves_left
+            .map_or(GOMOCUP_MOVES_LEFT, |m| m as u64)
+            .clamp(5, 60);
+        let share = (usable / moves).max(1);
+        let hard = (share * 3).min(usable / 4).max(share.min(usable));
+        (share.min(hard), hard)
+    });
+    match (turn_cap, match_plan) {
+        (Some(cap), Some((soft, hard))) => {
+            let hard = hard.min(cap);
+            (soft.min(hard), hard)
+        }
+        (Some(cap), None) => ((cap * 7 / 10).max(1), cap),
+        (None, Some(plan)) => plan,
+        (None, None) => (NO_DEADLINE, NO_DEADLINE),
+    }
+}
+
 /// The time manager: soft and hard deadlines in ms for `limits` (`u64::MAX` = none).
 /// The hard deadline always leaves the move overhead (and a small reserve) on the clock.
 pub fn allocate_time(limits: &Limits) -> (u64, u64) {
     let overhead = limits.move_overhead_ms;
+    if limits.turn_ms.is_some() || limits.match_left_ms.is_some() {
+        return allocate_gomocup(limits);
+    }
     if let Some(movetime) = limits.movetime_ms {
         let t = movetime.saturating_sub(overhead).max(1);
         return (t, t);
@@ -348,6 +392,42 @@ mod tests {
         };
         let (soft, hard) = allocate_time(&limits);
         assert!(soft < hard && hard < 60_000 / 5, "{soft} {hard}");
+    }
+
+    fn gomocup(turn: Option<u64>, left: Option<u64>, moves: Option<u32>) -> (u64, u64) {
+        allocate_time(&Limits {
+            turn_ms: turn,
+            match_left_ms: left,
+            moves_left: moves,
+            move_overhead_ms: 30,
+            ..Limits::default()
+        })
+    }
+
+    #[test]
+    fn gomocup_turn_cap_and_match_clock() {
+        // Only a turn cap: aim below it, never past it.
+        assert_eq!(gomocup(Some(1000), None, None), (679, 970));
+        // A tiny cap still leaves a deadline.
+        let (soft, hard) = gomocup(Some(5), None, None);
+        assert!(soft >= 1 && hard == 1, "{soft} {hard}");
+        // Only a match clock: a share of it, at most a quarter of what is left.
+        let (soft, hard) = gomocup(None, Some(180_000), Some(30));
+        assert!(
+            (5_000..=6_000).contains(&soft) && hard <= 45_000,
+            "{soft} {hard}"
+        );
+        // Both: the turn cap bounds the match plan.
+        let (soft, hard) = gomocup(Some(5_000), Some(100_000), Some(10));
+        assert!(hard <= 4_970 && soft <= hard, "{soft} {hard}");
+        // Almost no time left: still a positive deadline within the time left.
+        for left in [0, 1, 20, 100] {
+            let (soft, hard) = gomocup(Some(30_000), Some(left), Some(40));
+            assert!(
+                soft >= 1 && soft <= hard && hard <= left.max(1),
+                "{left}: {soft} {hard}"
+            );
+        }
     }
 
     #[test]

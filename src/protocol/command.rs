@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+use super::piskvork::GomokuCommand;
 use crate::xiangqi::Move;
 
 /// The protocol a session speaks, decided by the first non-empty line.
@@ -181,13 +182,8 @@ pub enum Command {
     Display,
     /// `quit`.
     Quit,
-    /// A Piskvork (Gomoku) command; `answer` when the protocol expects a reply to it.
-    Gomoku {
-        /// Whether a reply line is due.
-        answer: bool,
-    },
-    /// Piskvork `END`: leave.
-    GomokuEnd,
+    /// A Piskvork (Gomoku) command.
+    Gomoku(GomokuCommand),
 }
 
 impl Command {
@@ -209,7 +205,7 @@ impl Command {
             Command::NewGame => "ucinewgame",
             Command::Display => "d",
             Command::Quit => "quit",
-            Command::Gomoku { .. } | Command::GomokuEnd => "piskvork",
+            Command::Gomoku(_) => "piskvork",
         }
     }
 }
@@ -270,8 +266,8 @@ pub enum ParseError {
         /// What would be accepted.
         expected: &'static str,
     },
-    /// The Piskvork protocol (Gomoku) is not supported yet.
-    GomokuUnsupported,
+    /// A Piskvork point or size that is not `x,y` with non-negative numbers.
+    BadPoint(String),
     /// The first line named no protocol Qilin speaks.
     NoProtocol(String),
 }
@@ -312,7 +308,9 @@ impl fmt::Display for ParseError {
                 f,
                 "option '{name}': bad value '{value}', expected {expected}"
             ),
-            ParseError::GomokuUnsupported => write!(f, "Gomoku is not supported yet"),
+            ParseError::BadPoint(text) => {
+                write!(f, "'{text}' is not a point (expected x,y)")
+            }
             ParseError::NoProtocol(w) => write!(
                 f,
                 "unknown command '{w}': say 'ucci' or 'uci' first to choose a protocol"

@@ -1,5 +1,5 @@
-//! Text protocols: the stdin/stdout loop that speaks UCCI or UCI for Xiangqi (and recognises
-//! Piskvork for the Gomoku side, not implemented yet).
+//! Text protocols: the stdin/stdout loop that speaks UCCI or UCI for Xiangqi and Piskvork
+//! (Gomocup) for Gomoku; the first line decides.
 //!
 //! Shape: a reader thread turns each stdin line into a typed [`Command`] (nom parsers, typed
 //! [`ParseError`]s, never a panic) and sends it over a channel to the engine thread, which
@@ -13,6 +13,7 @@
 //! `ERROR`/`UNKNOWN`), the previous state is kept and the engine keeps working.
 
 pub mod command;
+mod gomocup;
 mod parse;
 pub mod piskvork;
 mod session;
@@ -164,14 +165,15 @@ impl LineReader {
             },
         };
         let parsed = match protocol {
-            Protocol::Ucci => ucci::parse(line),
-            Protocol::Uci => uci::parse(line),
+            Protocol::Ucci => ucci::parse(line).map(Some),
+            Protocol::Uci => uci::parse(line).map(Some),
             Protocol::Piskvork => self.piskvork.parse(line),
         };
-        out.push(match parsed {
-            Ok(cmd) => Input::Command(cmd, at),
-            Err(e) => Input::Bad(e),
-        });
+        match parsed {
+            Ok(Some(cmd)) => out.push(Input::Command(cmd, at)),
+            Ok(None) => {}
+            Err(e) => out.push(Input::Bad(e)),
+        }
         out
     }
 }
@@ -210,8 +212,15 @@ pub fn run_stdio() -> i32 {
         eprintln!("qilin: cannot start the input thread: {e}");
         return 1;
     }
-    // The reader thread stays blocked on stdin when we quit; the process exit ends it.
-    session::Session::new(rx, io::stdout()).run()
+    // The first input says which protocol, hence which game, the session is for. The
+    // reader thread stays blocked on stdin when we quit; the process exit ends it.
+    let first = rx.recv().unwrap_or(Input::Eof);
+    match first {
+        Input::Detected(Protocol::Piskvork) => {
+            gomocup::GomokuSession::<_, gomocup::DefaultSearcher>::new(rx, io::stdout()).run()
+        }
+        first => session::Session::new(rx, io::stdout()).run_from(first),
+    }
 }
 
 #[cfg(test)]

@@ -102,6 +102,12 @@ impl<W: Write> Session<W> {
         }
     }
 
+    /// Handles `first` (the input that chose this session), then runs as [`Session::run`].
+    pub(crate) fn run_from(mut self, first: Input) -> i32 {
+        self.on_input(first);
+        self.run()
+    }
+
     /// Runs until `quit` or the end of input (after the last search finished). Returns the
     /// exit code.
     pub(crate) fn run(mut self) -> i32 {
@@ -156,32 +162,19 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// A message for the GUI's log: `info string` (UCI, UCCI), `MESSAGE` (Piskvork).
+    /// A message for the GUI's log (`info string`).
     fn message(&mut self, text: &str) {
-        let line = match self.protocol {
-            Some(Protocol::Piskvork) => format!("MESSAGE {text}"),
-            _ => format!("info string {text}"),
-        };
-        self.emit(&line);
+        self.emit(&format!("info string {text}"));
     }
 
-    /// Reports bad input. Piskvork has its own `UNKNOWN`/`ERROR` answers.
+    /// Reports bad input.
     fn error(&mut self, error: &ParseError) {
-        match (self.protocol, error) {
-            (Some(Protocol::Piskvork), ParseError::UnknownCommand(_)) => {
-                self.emit(&format!("UNKNOWN {error}"));
-            }
-            (Some(Protocol::Piskvork), _) => self.emit(&format!("ERROR {error}")),
-            _ => self.emit(&format!("info string error: {error}")),
-        }
+        self.emit(&format!("info string error: {error}"));
     }
 
     /// Reports a command refused or failed in the current state.
     fn refuse(&mut self, text: &str) {
-        match self.protocol {
-            Some(Protocol::Piskvork) => self.emit(&format!("ERROR {text}")),
-            _ => self.emit(&format!("info string error: {text}")),
-        }
+        self.emit(&format!("info string error: {text}"));
     }
 
     // ----- input dispatch -----------------------------------------------------------------
@@ -328,7 +321,6 @@ impl<W: Write> Session<W> {
                     "already thinking: '{name}' refused (send 'stop' first)"
                 ));
             }
-            Command::GomokuEnd => self.do_quit(),
             other => {
                 if !(batch || job.stopping) {
                     let name = other.name();
@@ -378,14 +370,9 @@ impl<W: Write> Session<W> {
                 self.banned.clear();
             }
             Command::Display => self.display(),
-            Command::Quit | Command::GomokuEnd => self.do_quit(),
-            Command::Gomoku { answer } => {
-                if answer {
-                    self.emit(
-                        "ERROR Gomoku is not supported yet (Qilin plays Xiangqi over UCCI and UCI)",
-                    );
-                }
-            }
+            Command::Quit => self.do_quit(),
+            // The reader sends Piskvork commands only to a Gomoku session.
+            Command::Gomoku(_) => self.refuse("a Piskvork command in a Xiangqi session"),
         }
     }
 
@@ -538,6 +525,7 @@ impl<W: Write> Session<W> {
             infinite: go.infinite,
             ponder: go.ponder,
             move_overhead_ms: self.options.move_overhead_ms,
+            ..Limits::default()
         };
         match go.clock {
             ClockSpec::None => {}

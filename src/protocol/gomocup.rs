@@ -1,0 +1,1109 @@
+//! The engine thread of a Gomoku (Piskvork / Gomocup) session: owns the board, the settings
+//! and the searcher; runs searches on the search thread through the engine layer and
+//! answers while they run. While thinking, `END` leaves at once and `YXSTOP` makes the
+//! search answer now; every other command waits in a queue and is handled, in order, after
+//! the move. Bad input gets `ERROR` (a known command that cannot be done) or `UNKNOWN`, and
+//! the position stays as it was.
+//!
+//! Colours of a `BOARD` block: the side to move is the engine (field 1). With as many own
+//! stones as opponent stones the engine is black; with one fewer it is white; otherwise the
+//! colour with more stones is black. Under renju the stones come in move order.
+//!
+//! Rules from `INFO rule`: 0 freestyle, 1 exactly five, 4 renju, 8 caro, 9 caro with exactly
+//! five; Yixin-style managers send 2 for renju, so 2 (the "continuous game" flag alone, which
+//! Qilin does not play) is taken as renju.
+
+use std::collections::VecDeque;
+use std::io::Write;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, Sender, never, select};
+
+use super::command::{Command, ParseError};
+use super::piskvork::{BlockKind, BlockStone, GomokuCommand, about_line, forbid_line};
+use super::{ENGINE_VERSION, Input};
+use crate::engine::{Limits, Score, Search, SearchControl, SearchEvent, SearchInfo, spawn_search};
+use crate::gomoku::{Board, Cell, Color, Rule, Threat};
+
+/// What the session needs from a Gomoku searcher besides [`Search`].
+pub(crate) trait GomokuSearcher: Search<Game = Board, Move = Cell> + Sized
+where
+    Self::Params: Default,
+{
+    /// A searcher with a table of `hash_mb` megabytes and `threads` threads.
+    fn create(hash_mb: usize, threads: usize) -> Self;
+    /// New table size and thread count (the table's contents are lost).
+    fn resize(&mut self, hash_mb: usize, threads: usize);
+    /// Forgets everything learnt (new game, `YXHASHCLEAR`).
+    fn clear(&mut self);
+}
+
+/// A searcher that does not search: it plays [`quick_move`] at once. For tests of the
+/// session, and the stand-in until the real search is wired.
+#[derive(Debug, Default)]
+pub(crate) struct QuickSearcher;
+
+impl Search for QuickSearcher {
+    type Game = Board;
+    type Params = ();
+    type Move = Cell;
+
+    fn run(
+        &mut self,
+        board: &Board,
+        _: &(),
+        control: &SearchControl,
+        report: &mut dyn FnMut(SearchInfo<Cell>),
+    ) -> crate::engine::SearchOutcome<Cell> {
+        let best = quick_move(board);
+        report(SearchInfo {
+            depth: 1,
+            seldepth: 1,
+            multipv: 1,
+            score: Score::Cp(0),
+            bound: crate::engine::Bound::Exact,
+            nodes: 1,
+            time_ms: control.elapsed_ms(),
+            hashfull: 0,
+            pv: best.into_iter().collect(),
+        });
+        crate::engine::SearchOutcome {
+            best,
+            ponder: None,
+            score: Score::Cp(0),
+            depth: 1,
+            nodes: 1,
+        }
+    }
+}
+
+impl GomokuSearcher for QuickSearcher {
+    fn create(_: usize, _: usize) -> Self {
+        QuickSearcher
+    }
+
+    fn resize(&mut self, _: usize, _: usize) {}
+
+    fn clear(&mut self) {}
+}
+
+/// The searcher a Gomoku session uses.
+pub(crate) type DefaultSearcher = QuickSearcher;
+
+/// GomocupJudge's memory limit, used when the manager gives none (or 0).
+pub const DEFAULT_MAX_MEMORY: u64 = 350 << 20;
+/// Memory kept for everything but the hash table: pattern tables, boards, stacks, code.
+const MEMORY_BESIDES_HASH: u64 = 64 << 20;
+/// Hash size when the manager sets none, in MB (less when the memory limit says so).
+const DEFAULT_HASH_MB: u64 = 128;
+/// Milliseconds kept back on every move for the pipe and the manager's timing.
+const MOVE_OVERHEAD_MS: u64 = 30;
+/// The turn time when the manager gives none.
+const DEFAULT_TURN_MS: u64 = 5_000;
+/// `time_left` values meaning "no limit".
+const UNLIMITED_TIME: i64 = 2_147_483_647;
+/// Most threads accepted from `INFO thread_num`.
+const MAX_THREADS: usize = 256;
+/// How long after its hard deadline a search may take to answer before the session answers
+/// for it with a quick move.
+const WATCHDOG_GRACE: Duration = Duration::from_millis(150);
+
+/// Everything `INFO` sets.
+#[derive(Clone, Debug)]
+struct Settings {
+    timeout_turn_ms: u64,
+    timeout_match_ms: u64,
+    time_left_ms: Option<i64>,
+    max_memory: u64,
+    max_depth: Option<u32>,
+    max_nodes: Option<u64>,
+    threads: usize,
+    hash_kb: Option<u64>,
+    rule: Rule,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            timeout_turn_ms: DEFAULT_TURN_MS,
+            timeout_match_ms: 0,
+            time_left_ms: None,
+            max_memory: 0,
+            max_depth: None,
+            max_nodes: None,
+            threads: 1,
+            hash_kb: None,
+            rule: Rule::Freestyle,
+        }
+    }
+}
+
+impl Settings {
+    /// The hash size that keeps the process under the memory limit.
+    fn hash_mb(&self) -> usize {
+        let limit = if self.max_memory == 0 {
+            DEFAULT_MAX_MEMORY
+        } else {
+            self.max_memory
+        };
+        let cap = limit.saturating_sub(MEMORY_BESIDES_HASH) >> 20;
+        let wanted = self.hash_kb.map_or(DEFAULT_HASH_MB, |kb| kb >> 10);
+        wanted.min(cap).max(1) as usize
+    }
+}
+
+/// The Piskvork rule number as a [`Rule`] (see the module doc for 2).
+pub fn rule_from_number(number: u32) -> Rule {
+    if number == 2 || number & 4 != 0 {
+        Rule::Renju
+    } else if number & 8 != 0 {
+        if number & 1 != 0 {
+            Rule::CaroExact
+        } else {
+            Rule::Caro
+        }
+    } else if number & 1 != 0 {
+        Rule::Standard
+    } else {
+        Rule::Freestyle
+    }
+}
+
+/// What a running search is for.
+#[derive(Clone, Debug)]
+enum Purpose {
+    /// Answer with a move and play it.
+    Move,
+    /// Swap2 with no stones: rate candidate three-stone openings one by one.
+    Swap2Open {
+        /// The candidates, each three stones (black, white, black).
+        candidates: Vec<[Cell; 3]>,
+        /// Index of the candidate being rated.
+        index: usize,
+        /// The best so far: (|score|, candidate index).
+        best: Option<(i32, usize)>,
+    },
+    /// Swap2 with three stones (white to move, the engine is the second player): stay
+    /// white with a move, swap, or (second stage) add a black stone and let the opponent
+    /// choose.
+    Swap2Second {
+        /// The white stone chosen in the first stage, once there.
+        fourth: Option<Cell>,
+    },
+    /// Swap2 with five stones (white to move, the engine is the first player): take white
+    /// with a move, or swap to black.
+    Swap2First,
+}
+
+/// The running search.
+struct Job {
+    id: u64,
+    control: Arc<SearchControl>,
+    purpose: Purpose,
+    /// The position searched (for the fallback move).
+    board: Board,
+    stopping: bool,
+    started: Instant,
+}
+
+/// Scores (from the mover's view) beyond which Swap2 takes a side: about a third of a
+/// won position in the evaluation's units.
+const SWAP2_MARGIN: i32 = 60;
+
+/// The engine thread's state.
+pub(crate) struct GomokuSession<W: Write, S: GomokuSearcher = DefaultSearcher>
+where
+    S::Params: Default,
+{
+    input: Receiver<Input>,
+    events_tx: Sender<(u64, SearchEvent<S>)>,
+    events_rx: Receiver<(u64, SearchEvent<S>)>,
+    out: W,
+    settings: Settings,
+    board: Option<Board>,
+    searcher: Option<S>,
+    job: Option<Job>,
+    next_job_id: u64,
+    /// Commands (and bad lines, to keep the answers in order) that came while thinking.
+    queue: VecDeque<(Result<GomokuCommand, ParseError>, Instant)>,
+    /// Problems with `INFO` values, told before the next answer.
+    notes: Vec<String>,
+    /// Thinking time used in this game (for `timeout_match` without `time_left`).
+    used_ms: u64,
+    quit: bool,
+}
+
+impl<W: Write, S: GomokuSearcher> GomokuSession<W, S>
+where
+    S::Params: Default,
+{
+    /// A session reading `input` and writing to `out`.
+    pub(crate) fn new(input: Receiver<Input>, out: W) -> Self {
+        let (events_tx, events_rx) = crossbeam_channel::unbounded();
+        let settings = Settings::default();
+        let searcher = S::create(settings.hash_mb(), settings.threads);
+        GomokuSession {
+            input,
+            events_tx,
+            events_rx,
+            out,
+            settings,
+            board: None,
+            searcher: Some(searcher),
+            job: None,
+            next_job_id: 0,
+            queue: VecDeque::new(),
+            notes: Vec::new(),
+            used_ms: 0,
+            quit: false,
+        }
+    }
+
+    /// Runs until `END` or the end of input. Returns the exit code.
+    pub(crate) fn run(mut self) -> i32 {
+        let mut eof = false;
+        loop {
+            if self.quit {
+                return 0;
+            }
+            if self.job.is_none() {
+                if let Some((item, at)) = self.queue.pop_front() {
+                    match item {
+                        Ok(cmd) => self.idle_command(cmd, at),
+                        Err(error) => self.bad_input(error),
+                    }
+                    continue;
+                }
+                if eof {
+                    return 0;
+                }
+            }
+            let input = if eof { never() } else { self.input.clone() };
+            let events = self.events_rx.clone();
+            let timeout = self.watchdog_timeout();
+            select! {
+                recv(input) -> msg => match msg {
+                    Ok(Input::Eof) | Err(_) => {
+                        // Nobody is left to read an answer.
+                        eof = true;
+                        self.quit = true;
+                    }
+                    Ok(item) => self.on_input(item),
+                },
+                recv(events) -> ev => if let Ok((id, ev)) = ev {
+                    self.on_event(id, ev);
+                },
+                default(timeout) => self.on_watchdog(),
+            }
+        }
+    }
+
+    // ----- output -------------------------------------------------------------------------
+
+    fn emit(&mut self, line: &str) {
+        let ok = writeln!(self.out, "{line}").and_then(|()| self.out.flush());
+        if ok.is_err() {
+            self.quit = true;
+        }
+    }
+
+    fn error(&mut self, text: &str) {
+        self.emit(&format!("ERROR {text}"));
+    }
+
+    fn flush_notes(&mut self) {
+        for note in std::mem::take(&mut self.notes) {
+            self.emit(&format!("MESSAGE {note}"));
+        }
+    }
+
+    // ----- input --------------------------------------------------------------------------
+
+    fn on_input(&mut self, item: Input) {
+        match item {
+            Input::Detected(_) | Input::Eof => {}
+            Input::Bad(error) if self.job.is_some() => {
+                self.queue.push_back((Err(error), Instant::now()));
+            }
+            Input::Bad(error) => self.bad_input(error),
+            Input::Command(Command::Gomoku(cmd), at) => {
+                if self.job.is_some() {
+                    self.busy_command(cmd, at);
+                } else {
+                    self.idle_command(cmd, at);
+                }
+            }
+            Input::Command(other, _) => {
+                let name = other.name();
+                self.emit(&format!("UNKNOWN '{name}' is not a Piskvork command"));
+            }
+        }
+    }
+
+    fn bad_input(&mut self, error: ParseError) {
+        self.flush_notes();
+        match error {
+            ParseError::UnknownCommand(_) => self.emit(&format!("UNKNOWN {error}")),
+            _ => self.error(&error.to_string()),
+        }
+    }
+
+    fn busy_command(&mut self, cmd: GomokuCommand, at: Instant) {
+        match cmd {
+            GomokuCommand::End => self.quit = true,
+            GomokuCommand::YxStop => {
+                if let Some(job) = self.job.as_mut() {
+                    job.stopping = true;
+                    job.control.stop();
+                }
+            }
+            other => self.queue.push_back((Ok(other), at)),
+        }
+    }
+
+    fn idle_command(&mut self, cmd: GomokuCommand, at: Instant) {
+        if !matches!(cmd, GomokuCommand::Info { .. }) {
+            self.flush_notes();
+        }
+        match cmd {
+            GomokuCommand::Start { width, height } => self.start(width, height),
+            GomokuCommand::Restart => match self.board.as_ref() {
+                Some(board) => {
+                    let (width, height) = (board.width(), board.height());
+                    self.start(width, height);
+                }
+                None => self.error("RESTART before START"),
+            },
+            GomokuCommand::Begin => {
+                if self.board_or_error().is_some() {
+                    self.think(Purpose::Move, at);
+                }
+            }
+            GomokuCommand::Turn(x, y) => {
+                let Some(cell) = self.free_cell(x, y) else {
+                    return;
+                };
+                if let Some(board) = self.board.as_mut() {
+                    board.play(cell);
+                }
+                self.think(Purpose::Move, at);
+            }
+            GomokuCommand::Play(x, y) => {
+                let Some(cell) = self.free_cell(x, y) else {
+                    return;
+                };
+                if let Some(board) = self.board.as_mut() {
+                    board.play(cell);
+                }
+                self.emit(&format!("{x},{y}"));
+            }
+            GomokuCommand::TakeBack(x, y) => self.take_back(x, y),
+            GomokuCommand::Block { kind, stones } => self.block(kind, &stones, at),
+            GomokuCommand::Info { key, value } => self.info(&key, &value),
+            GomokuCommand::End => self.quit = true,
+            GomokuCommand::About => self.emit(&about_line(ENGINE_VERSION)),
+            GomokuCommand::YxStop => {}
+            GomokuCommand::YxShowForbid => {
+                let points: Vec<(usize, usize)> = self
+                    .board
+                    .as_ref()
+                    .map(|b| {
+                        b.forbidden_points()
+                            .into_iter()
+                            .map(|c| (c.x(), c.y()))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                self.emit(&forbid_line(&points));
+            }
+            GomokuCommand::YxShowInfo => {
+                let s = self.settings.clone();
+                self.emit(&format!(
+                    "MESSAGE INFO rule {} timeout_turn {} timeout_match {} max_memory {} \
+                     thread_num {} hash_size {} MAX_THREAD_NUM {MAX_THREADS}",
+                    s.rule.number(),
+                    s.timeout_turn_ms,
+                    s.timeout_match_ms,
+                    s.max_memory,
+                    s.threads,
+                    s.hash_mb() << 10,
+                ));
+            }
+            GomokuCommand::YxHashClear => {
+                if let Some(s) = self.searcher.as_mut() {
+                    s.clear();
+                }
+            }
+        }
+    }
+
+    fn board_or_error(&mut self) -> Option<&mut Board> {
+        if self.board.is_none() {
+            self.error("no board: send START first");
+        }
+        self.board.as_mut()
+    }
+
+    /// The free cell at `x`, `y`, or an `ERROR` and `None`.
+    fn free_cell(&mut self, x: usize, y: usize) -> Option<Cell> {
+        let board = self.board_or_error()?;
+        let Some(cell) = board.cell(x, y) else {
+            let (w, h) = (board.width(), board.height());
+            self.error(&format!("point {x},{y} is off the {w}x{h} board"));
+            return None;
+        };
+        if !board.is_empty(cell) {
+            self.error(&format!("point {x},{y} is occupied"));
+            return None;
+        }
+        Some(cell)
+    }
+
+    fn start(&mut self, width: usize, height: usize) {
+        let square = width == height;
+        if square && !(5..=32).contains(&width) {
+            return self.error(&format!("unsupported size {width} (5 to 32)"));
+        }
+        match Board::new(width, height, self.settings.rule) {
+            Ok(board) => {
+                self.board = Some(board);
+                self.used_ms = 0;
+                if let Some(s) = self.searcher.as_mut() {
+                    s.clear();
+                }
+                self.emit("OK");
+            }
+            Err(error) => self.error(&error.to_string()),
+        }
+    }
+
+    fn take_back(&mut self, x: usize, y: usize) {
+        let Some(board) = self.board_or_error() else {
+            return;
+        };
+        let Some(cell) = board.cell(x, y).filter(|&c| !board.is_empty(c)) else {
+            return self.error(&format!("TAKEBACK {x},{y}: no stone there"));
+        };
+        if board.last_move().map(|(c, _)| c) == Some(cell) {
+            board.undo();
+        } else {
+            // Rebuild without that stone, keeping the others' order and colours.
+            let moves: Vec<(Cell, Color)> = board.moves().filter(|&(c, _)| c != cell).collect();
+            let side = board.side_to_move();
+            let rebuilt = Board::new(board.width(), board.height(), board.rule()).map(|mut b| {
+                for (c, color) in moves {
+                    b.play_as(c, color);
+                }
+                b.set_side_to_move(side.flip());
+                b
+            });
+            match rebuilt {
+                Ok(b) => *board = b,
+                Err(error) => return self.error(&error.to_string()),
+            }
+        }
+        self.emit("OK");
+    }
+
+    /// A position from a block's stones, or why not. `swap2` blocks give colours by order.
+    fn position(&self, stones: &[BlockStone], swap2: bool) -> Result<Board, String> {
+        let Some(current) = self.board.as_ref() else {
+            return Err("no board: send START first".to_string());
+        };
+        let mut board = Board::new(current.width(), current.height(), current.rule())
+            .map_err(|e| e.to_string())?;
+        let stones: Vec<&BlockStone> = stones.iter().filter(|s| s.field != 3).collect();
+        let own = stones.iter().filter(|s| s.field == 1).count();
+        let opponent = stones.iter().filter(|s| s.field == 2).count();
+        let own_color = if opponent == own + 1 || opponent > own {
+            Color::White
+        } else {
+            Color::Black
+        };
+        for (index, stone) in stones.iter().enumerate() {
+            let Some(cell) = board.cell(stone.x, stone.y) else {
+                return Err(format!("point {},{} is off the board", stone.x, stone.y));
+            };
+            if !board.is_empty(cell) {
+                return Err(format!("point {},{} is given twice", stone.x, stone.y));
+            }
+            let color = match (swap2, stone.field) {
+                (true, _) | (_, 0) => {
+                    if index % 2 == 0 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    }
+                }
+                (false, 1) => own_color,
+                _ => own_color.flip(),
+            };
+            board.play_as(cell, color);
+        }
+        if swap2 {
+            let side = if stones.len().is_multiple_of(2) {
+                Color::Black
+            } else {
+                Color::White
+            };
+            board.set_side_to_move(side);
+        } else {
+            board.set_side_to_move(own_color);
+        }
+        Ok(board)
+    }
+
+    fn block(&mut self, kind: BlockKind, stones: &[BlockStone], at: Instant) {
+        let board = match self.position(stones, kind == BlockKind::Swap2) {
+            Ok(board) => board,
+            Err(why) => return self.error(&format!("{why}; position unchanged")),
+        };
+        match kind {
+            BlockKind::YxBoard => self.board = Some(board),
+            BlockKind::Board => {
+                self.board = Some(board);
+                self.think(Purpose::Move, at);
+            }
+            BlockKind::Swap2 => {
+                let purpose = match stones.len() {
+                    0 => Purpose::Swap2Open {
+                        candidates: swap2_candidates(&board),
+                        index: 0,
+                        best: None,
+                    },
+                    3 => Purpose::Swap2Second { fourth: None },
+                    5 => Purpose::Swap2First,
+                    n => {
+                        return self.error(&format!(
+                            "SWAP2BOARD needs 0, 3 or 5 stones, got {n}; position unchanged"
+                        ));
+                    }
+                };
+                self.board = Some(board);
+                self.think(purpose, at);
+            }
+        }
+    }
+
+    fn info(&mut self, key: &str, value: &str) {
+        let number = || value.trim().parse::<i64>().ok();
+        let bad = || format!("INFO {key}: bad value '{value}' ignored");
+        match key {
+            "timeout_turn" => match number() {
+                Some(n) if n >= 0 => self.settings.timeout_turn_ms = n as u64,
+                _ => self.notes.push(bad()),
+            },
+            "timeout_match" => match number() {
+                Some(n) if n >= 0 => self.settings.timeout_match_ms = n as u64,
+                _ => self.notes.push(bad()),
+            },
+            "time_left" => match number() {
+                Some(n) => self.settings.time_left_ms = Some(n),
+                None => self.notes.push(bad()),
+            },
+            "max_memory" => match number() {
+                Some(n) if n >= 0 => {
+                    self.settings.max_memory = n as u64;
+                    if n > 0 && (n as u64) < MEMORY_BESIDES_HASH + (1 << 20) {
+                        self.notes.push(format!(
+                            "INFO max_memory {n}: too small for Qilin (at least {} bytes); \
+                             using a 1 MB table",
+                            MEMORY_BESIDES_HASH + (1 << 20)
+                        ));
+                    }
+                    self.resize_searcher();
+                }
+                _ => self.notes.push(bad()),
+            },
+            "max_depth" => match number() {
+                Some(n) if n > 0 => self.settings.max_depth = Some(n.min(1000) as u32),
+                Some(0) => self.settings.max_depth = None,
+                _ => self.notes.push(bad()),
+            },
+            "max_node" => match number() {
+                Some(n) if n > 0 => self.settings.max_nodes = Some(n as u64),
+                Some(0) => self.settings.max_nodes = None,
+                _ => self.notes.push(bad()),
+            },
+            "thread_num" => match number() {
+                Some(n) if n > 0 => {
+                    self.settings.threads = (n as usize).min(MAX_THREADS);
+                    self.resize_searcher();
+                }
+                _ => self.notes.push(bad()),
+            },
+            "hash_size" => match number() {
+                Some(n) if n >= 0 => {
+                    self.settings.hash_kb = (n > 0).then_some(n as u64);
+                    self.resize_searcher();
+                }
+                _ => self.notes.push(bad()),
+            },
+            "rule" => match number() {
+                Some(n) if (0..=15).contains(&n) => {
+                    let rule = rule_from_number(n as u32);
+                    if n & 2 != 0 && n != 2 {
+                        self.notes
+                            .push(format!("INFO rule {n}: the continuous game is not played"));
+                    }
+                    self.set_rule(rule);
+                }
+                _ => self.notes.push(bad()),
+            },
+            // game_type, folder, evaluate and keys of other managers need nothing here.
+            _ => {}
+        }
+    }
+
+    fn set_rule(&mut self, rule: Rule) {
+        self.settings.rule = rule;
+        let Some(board) = self.board.as_ref() else {
+            return;
+        };
+        if board.rule() == rule {
+            return;
+        }
+        let moves: Vec<(Cell, Color)> = board.moves().collect();
+        let side = board.side_to_move();
+        if let Ok(mut rebuilt) = Board::new(board.width(), board.height(), rule) {
+            for (cell, color) in moves {
+                rebuilt.play_as(cell, color);
+            }
+            rebuilt.set_side_to_move(side);
+            self.board = Some(rebuilt);
+        }
+    }
+
+    fn resize_searcher(&mut self) {
+        let (hash, threads) = (self.settings.hash_mb(), self.settings.threads);
+        if let Some(s) = self.searcher.as_mut() {
+            s.resize(hash, threads);
+        }
+    }
+
+    // ----- thinking -----------------------------------------------------------------------
+
+    /// The limits of the next search: Gomocup turn and match time, depth and node caps.
+    fn limits(&self, board: &Board) -> Limits {
+        let s = &self.settings;
+        let match_left_ms = match s.time_left_ms {
+            Some(left) if left >= UNLIMITED_TIME => None,
+            Some(left) => Some(left.max(0) as u64),
+            None if s.timeout_match_ms > 0 => Some(s.timeout_match_ms.saturating_sub(self.used_ms)),
+            None => None,
+        };
+        let empty = board.width() * board.height() - board.stone_count();
+        Limits {
+            depth: s.max_depth,
+            nodes: s.max_nodes,
+            // `timeout_turn 0` asks for a move at once.
+            turn_ms: Some(s.timeout_turn_ms.max(MOVE_OVERHEAD_MS + 5)),
+            match_left_ms,
+            moves_left: Some((empty / 8).clamp(8, 25) as u32),
+            move_overhead_ms: MOVE_OVERHEAD_MS,
+            ..Limits::default()
+        }
+    }
+
+    fn think(&mut self, purpose: Purpose, at: Instant) {
+        let Some(board) = self.board.clone() else {
+            return self.error("no board: send START first");
+        };
+        let board = match &purpose {
+            Purpose::Swap2Open {
+                candidates, index, ..
+            } => {
+                let mut b = board;
+                for &cell in candidates.get(*index).into_iter().flatten() {
+                    b.play(cell);
+                }
+                b
+            }
+            _ => board,
+        };
+        if board.is_full() {
+            return self.error("the board is full");
+        }
+        if let Some(note) = game_over_note(&board) {
+            self.emit(&format!("MESSAGE {note}"));
+        }
+        let mut limits = self.limits(&board);
+        if let Purpose::Swap2Open { candidates, .. } = &purpose {
+            // Share one turn between the candidates.
+            let share = (candidates.len() as u64).max(1);
+            limits.turn_ms = limits
+                .turn_ms
+                .map(|t| (t / share).max(MOVE_OVERHEAD_MS + 5));
+            limits.match_left_ms = limits.match_left_ms.map(|t| t / share);
+        }
+        if let Purpose::Swap2Second { .. } = &purpose {
+            limits.turn_ms = limits.turn_ms.map(|t| (t / 2).max(MOVE_OVERHEAD_MS + 5));
+            limits.match_left_ms = limits.match_left_ms.map(|t| t / 2);
+        }
+        let control = Arc::new(SearchControl::with_origin(&limits, at));
+        let Some(searcher) = self.searcher.take() else {
+            return self.error("internal: no searcher");
+        };
+        self.next_job_id += 1;
+        let id = self.next_job_id;
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let forward = self.events_tx.clone();
+        // Tag this search's events with its id, so a late answer of an abandoned search is
+        // recognised and dropped.
+        let relay = std::thread::Builder::new()
+            .name("search-relay".into())
+            .spawn(move || {
+                for event in rx {
+                    if forward.send((id, event)).is_err() {
+                        break;
+                    }
+                }
+            });
+        let started = spawn_search(
+            searcher,
+            Arc::new(board.clone()),
+            S::Params::default(),
+            control.clone(),
+            tx,
+        );
+        if relay.is_err() || started.is_err() {
+            self.searcher = Some(S::create(self.settings.hash_mb(), self.settings.threads));
+            return self.answer_fallback(&board, purpose);
+        }
+        self.job = Some(Job {
+            id,
+            control,
+            purpose,
+            board,
+            stopping: false,
+            started: at,
+        });
+    }
+
+    fn on_event(&mut self, id: u64, event: SearchEvent<S>) {
+        let current = self.job.as_ref().is_some_and(|job| job.id == id);
+        match event {
+            SearchEvent::Info(info) if current => self.report(&info),
+            SearchEvent::Info(_) => {}
+            SearchEvent::Done(searcher, outcome) => {
+                if self.searcher.is_none() {
+                    self.searcher = Some(*searcher);
+                }
+                if !current {
+                    return;
+                }
+                let Some(job) = self.job.take() else {
+                    return;
+                };
+                self.used_ms += job.started.elapsed().as_millis() as u64;
+                let score = match outcome.score {
+                    Score::Cp(cp) => cp,
+                    Score::MatePlies(n) if n > 0 => 100_000 - n,
+                    Score::MatePlies(n) => -100_000 - n,
+                };
+                let best = outcome
+                    .best
+                    .filter(|&c| job.board.is_empty(c) && !illegal_for_mover(&job.board, c))
+                    .or_else(|| quick_move(&job.board));
+                self.finish(job, best, score);
+            }
+            SearchEvent::Crashed(why) if current => {
+                self.emit(&format!(
+                    "MESSAGE search failed ({why}); playing a quick move"
+                ));
+                self.searcher = Some(S::create(self.settings.hash_mb(), self.settings.threads));
+                if let Some(job) = self.job.take() {
+                    self.answer_fallback(&job.board, job.purpose);
+                }
+            }
+            SearchEvent::Crashed(_) => {
+                if self.searcher.is_none() {
+                    self.searcher = Some(S::create(self.settings.hash_mb(), self.settings.threads));
+                }
+            }
+        }
+    }
+
+    /// Answers for a search that failed or hangs, with a quick move.
+    fn answer_fallback(&mut self, board: &Board, purpose: Purpose) {
+        let best = quick_move(board);
+        let job = Job {
+            id: 0,
+            control: Arc::new(SearchControl::new(&Limits::default())),
+            purpose,
+            board: board.clone(),
+            stopping: true,
+            started: Instant::now(),
+        };
+        self.finish(job, best, 0);
+    }
+
+    /// Turns a finished search into the answer its purpose calls for.
+    fn finish(&mut self, job: Job, best: Option<Cell>, score: i32) {
+        match job.purpose {
+            Purpose::Move => match best {
+                Some(cell) => {
+                    if let Some(board) = self.board.as_mut()
+                        && board.is_empty(cell)
+                    {
+                        board.play(cell);
+                    }
+                    self.emit(&cell.to_string());
+                }
+                None => self.error("no move: the board is full"),
+            },
+            Purpose::Swap2Open {
+                candidates,
+                index,
+                best: best_so_far,
+            } => {
+                let here = (score.abs(), index);
+                let best_so_far = Some(best_so_far.map_or(here, |b| b.min(here)));
+                if index + 1 < candidates.len() && !job.stopping {
+                    let next = Purpose::Swap2Open {
+                        candidates,
+                        index: index + 1,
+                        best: best_so_far,
+                    };
+                    return self.think(next, Instant::now());
+                }
+                let chosen = best_so_far.map_or(0, |(_, i)| i);
+                let Some(stones) = candidates.get(chosen).copied() else {
+                    return self.error("no opening fits this board");
+                };
+                if let Some(board) = self.board.as_mut() {
+                    for cell in stones {
+                        if board.is_empty(cell) {
+                            board.play(cell);
+                        }
+                    }
+                }
+                let text: Vec<String> = stones.iter().map(Cell::to_string).collect();
+                self.emit(&text.join(" "));
+            }
+            Purpose::Swap2Second { fourth: None } => {
+                let Some(cell) = best else {
+                    return self.error("no move: the board is full");
+                };
+                if score <= -SWAP2_MARGIN {
+                    self.emit("SWAP");
+                } else if score >= SWAP2_MARGIN || job.stopping {
+                    if let Some(board) = self.board.as_mut() {
+                        board.play(cell);
+                    }
+                    self.emit(&cell.to_string());
+                } else {
+                    // Balanced: put the fourth stone and a fifth, and let the opponent choose.
+                    if let Some(board) = self.board.as_mut() {
+                        board.play(cell);
+                    }
+                    self.think(Purpose::Swap2Second { fourth: Some(cell) }, Instant::now());
+                }
+            }
+            Purpose::Swap2Second {
+                fourth: Some(fourth),
+            } => {
+                let Some(fifth) = best else {
+                    return self.emit(&fourth.to_string());
+                };
+                if let Some(board) = self.board.as_mut() {
+                    board.play(fifth);
+                }
+                self.emit(&format!("{fourth} {fifth}"));
+            }
+            Purpose::Swap2First => {
+                // White to move: a good score for white takes white with a move.
+                match best {
+                    Some(cell) if score >= 0 => {
+                        if let Some(board) = self.board.as_mut() {
+                            board.play(cell);
+                        }
+                        self.emit(&cell.to_string());
+                    }
+                    _ => self.emit("SWAP"),
+                }
+            }
+        }
+    }
+
+    /// One `MESSAGE` line per finished iteration.
+    fn report(&mut self, info: &SearchInfo<Cell>) {
+        let score = match info.score {
+            Score::Cp(cp) => cp.to_string(),
+            Score::MatePlies(n) if n >= 0 => format!("+M{n}"),
+            Score::MatePlies(n) => format!("-M{}", -n),
+        };
+        let nps = info.nodes.saturating_mul(1000) / info.time_ms.max(1);
+        let pv: Vec<String> = info.pv.iter().map(Cell::to_string).collect();
+        self.emit(&format!(
+            "MESSAGE depth {}-{} ev {score} n {} n/s {nps} tm {} pv {}",
+            info.depth,
+            info.seldepth,
+            info.nodes,
+            info.time_ms,
+            pv.join(" ")
+        ));
+    }
+
+    fn watchdog_timeout(&self) -> Duration {
+        match &self.job {
+            Some(job) => {
+                let hard = job.control.hard_ms();
+                if hard == u64::MAX {
+                    return Duration::from_millis(500);
+                }
+                let due = Duration::from_millis(hard) + WATCHDOG_GRACE;
+                due.saturating_sub(job.started.elapsed())
+                    .max(Duration::from_millis(5))
+            }
+            None => Duration::from_secs(3600),
+        }
+    }
+
+    /// A search past its hard deadline is stopped; one that still does not answer is
+    /// answered for with a quick move (its searcher is replaced when it never comes back).
+    fn on_watchdog(&mut self) {
+        let Some(job) = self.job.as_mut() else {
+            return;
+        };
+        let hard = job.control.hard_ms();
+        if hard == u64::MAX {
+            return;
+        }
+        let elapsed = job.started.elapsed();
+        if elapsed >= Duration::from_millis(hard) && !job.stopping {
+            job.stopping = true;
+            job.control.stop();
+        }
+        if elapsed >= Duration::from_millis(hard) + WATCHDOG_GRACE
+            && let Some(job) = self.job.take()
+        {
+            job.control.stop();
+            self.emit("MESSAGE the search did not answer in time; playing a quick move");
+            if self.searcher.is_none() {
+                self.searcher = Some(S::create(self.settings.hash_mb(), self.settings.threads));
+            }
+            self.answer_fallback(&job.board, job.purpose);
+        }
+    }
+}
+
+/// True when the side to move may not play `cell` (renju: black on a forbidden point).
+fn illegal_for_mover(board: &Board, cell: Cell) -> bool {
+    board.side_to_move() == Color::Black && board.is_forbidden(cell)
+}
+
+/// A note when the position is already decided (a five on the board).
+fn game_over_note(board: &Board) -> Option<String> {
+    let (cell, color) = board.last_move()?;
+    board
+        .makes_five(cell, color)
+        .then(|| format!("the game is over: {} made five at {cell}", color.name()))
+}
+
+/// A move without search, for when a search fails: make a five, block one, then the
+/// strongest own or opponent threat, else the free cell nearest the centre. Never a
+/// forbidden point for the side to move. `None` only on a full board.
+pub(crate) fn quick_move(board: &Board) -> Option<Cell> {
+    let me = board.side_to_move();
+    let centre = (board.width() as i64 / 2, board.height() as i64 / 2);
+    board
+        .empty_cells()
+        .filter(|&c| !illegal_for_mover(board, c))
+        .max_by_key(|&c| {
+            let own = board.threat(c, me);
+            let theirs = board.threat(c, me.flip());
+            let urgency = if own == Threat::Five {
+                3
+            } else if theirs == Threat::Five {
+                2
+            } else {
+                0
+            };
+            let distance = (c.x() as i64 - centre.0).abs() + (c.y() as i64 - centre.1).abs();
+            (
+                urgency,
+                own.max(theirs),
+                own,
+                -distance,
+                std::cmp::Reverse(c),
+            )
+        })
+}
+
+/// Candidate Swap2 openings around the centre (black, white, black), from shapes known to be
+/// near balance; the search rates them and the closest to even is played.
+fn swap2_candidates(board: &Board) -> Vec<[Cell; 3]> {
+    const SHAPES: [[(i64, i64); 3]; 6] = [
+        [(0, 0), (1, 0), (1, 3)],
+        [(0, 0), (1, 1), (0, 3)],
+        [(0, 0), (1, 0), (3, 0)],
+        [(0, 0), (1, 1), (-1, 3)],
+        [(0, 0), (0, 1), (2, -2)],
+        [(0, 0), (-1, 1), (2, -2)],
+    ];
+    let (cx, cy) = (board.width() as i64 / 2, board.height() as i64 / 2);
+    SHAPES
+        .iter()
+        .filter_map(|shape| {
+            let cells: Vec<Cell> = shape
+                .iter()
+                .filter_map(|&(dx, dy)| {
+                    let (x, y) = (cx + dx, cy + dy);
+                    (x >= 0 && y >= 0)
+                        .then(|| board.cell(x as usize, y as usize))
+                        .flatten()
+                })
+                .collect();
+            <[Cell; 3]>::try_from(cells).ok()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_numbers() {
+        assert_eq!(rule_from_number(0), Rule::Freestyle);
+        assert_eq!(rule_from_number(1), Rule::Standard);
+        assert_eq!(rule_from_number(2), Rule::Renju);
+        assert_eq!(rule_from_number(4), Rule::Renju);
+        assert_eq!(rule_from_number(5), Rule::Renju);
+        assert_eq!(rule_from_number(8), Rule::Caro);
+        assert_eq!(rule_from_number(9), Rule::CaroExact);
+        assert_eq!(rule_from_number(3), Rule::Standard);
+    }
+
+    #[test]
+    fn hash_fits_the_memory_limit() {
+        let mut s = Settings::default();
+        assert_eq!(s.hash_mb(), DEFAULT_HASH_MB as usize);
+        s.max_memory = 100 << 20;
+        assert_eq!(s.hash_mb(), 36);
+        s.hash_kb = Some(8 << 10);
+        assert_eq!(s.hash_mb(), 8);
+        s.max_memory = 1000;
+        assert_eq!(s.hash_mb(), 1);
+    }
+
+    #[test]
+    fn quick_moves_win_block_and_avoid_forbidden_points() {
+        let mut board = Board::new(15, 15, Rule::Freestyle).expect("size");
+        for (x, y) in [(0, 0), (9, 9), (1, 0), (9, 10), (2, 0), (9, 11), (3, 0)] {
+            board.play(Cell::from_xy(x, y).expect("cell"));
+        }
+        // White to move: blocking black's four at 4,0 beats extending its own three.
+        assert_eq!(quick_move(&board), Cell::from_xy(4, 0));
+        board.play(Cell::from_xy(4, 0).expect("cell"));
+        board.play(Cell::from_xy(14, 14).expect("cell"));
+        // White's own four-in-waiting: 9,12 or 9,8 make four; it must not be forbidden-aware
+        // here (freestyle), just strong.
+        assert!(quick_move(&board).is_some());
+        let empty = Board::new(15, 15, Rule::Renju).expect("size");
+        assert_eq!(quick_move(&empty), Cell::from_xy(7, 7));
+        assert_eq!(swap2_candidates(&empty).len(), 6);
+    }
+}
