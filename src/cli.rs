@@ -1,5 +1,5 @@
-//! Command-line subcommands for people and scripts: `perft`, `referee`, and (with no
-//! arguments) the protocol loop on stdin/stdout.
+//! Command-line subcommands for people and scripts: `perft`, `referee` (Xiangqi and Gomoku),
+//! `bench`, `match`, and (with no arguments) the protocol loop on stdin/stdout.
 
 use std::io::Write;
 
@@ -99,8 +99,16 @@ fn perft_command(args: &[String]) -> i32 {
 
 const REFEREE_USAGE: &str = "usage: qilin referee xiangqi [--fen \"<FEN>\"] [--moves \"<m1> <m2> ...\"] [--no-capture-limit <plies>] [--discount-checks]";
 
-/// `qilin referee xiangqi ...`: plays the moves and prints the verdict line.
+/// `qilin referee <game> ...`: dispatches on the game word.
 fn referee_command(args: &[String]) -> i32 {
+    match args.first().map(String::as_str) {
+        Some("gomoku") => gomoku_referee_command(&args[1..]),
+        _ => xiangqi_referee_command(args),
+    }
+}
+
+/// `qilin referee xiangqi ...`: plays the moves and prints the verdict line.
+fn xiangqi_referee_command(args: &[String]) -> i32 {
     match args.first().map(String::as_str) {
         Some("xiangqi") => {}
         Some(other) => {
@@ -188,4 +196,155 @@ pub fn verdict_line(verdict: Verdict) -> String {
         }
         Verdict::Draw { reason } => format!("result: draw reason: {reason}"),
     }
+}
+
+const GOMOKU_REFEREE_USAGE: &str = "\
+usage: qilin referee gomoku (--size N | --rect W,H) [--rule R] [--moves \"x,y x,y ...\"]... [--forbidden]
+  --size N      a square board, N from 5 to 32
+  --rect W,H    a rectangle of W columns and H rows, each from 1 to 32
+  --rule R      0 freestyle (default), 1 standard, 4 renju, 8 caro, 9 caro-exact (numbers or names)
+  --moves TEXT  moves as x,y (from 0, x the column), black first; may repeat
+  --forbidden   also print black's renju forbidden points of the final position
+prints `result: ongoing`, `result: <colour>-wins reason: <reason>` or `result: draw reason: full-board`";
+
+/// Parses `W,H` of `--rect`: two numbers from 1 to 32.
+fn parse_rect(text: &str) -> Option<(usize, usize)> {
+    let (width, height) = text.split_once(',')?;
+    let width: usize = width.trim().parse().ok()?;
+    let height: usize = height.trim().parse().ok()?;
+    let side = 1..=crate::gomoku::MAX_SIDE;
+    (side.contains(&width) && side.contains(&height)).then_some((width, height))
+}
+
+/// `qilin referee gomoku ...` with its arguments parsed: board, rule, moves, `--forbidden`.
+struct GomokuRefereeArgs {
+    width: usize,
+    height: usize,
+    rule: crate::gomoku::Rule,
+    moves: Vec<String>,
+    forbidden: bool,
+}
+
+/// Parses the arguments after `referee gomoku`; `Ok(None)` for `--help`.
+fn parse_gomoku_referee_args(args: &[String]) -> Result<Option<GomokuRefereeArgs>, String> {
+    use crate::gomoku::{MAX_SIDE, Rule};
+    let mut size = None;
+    let mut rule = Rule::Freestyle;
+    let mut moves = Vec::new();
+    let mut forbidden = false;
+    let mut i = 0;
+    while i < args.len() {
+        let flag = args[i].as_str();
+        match flag {
+            "--help" | "-h" => return Ok(None),
+            "--forbidden" => {
+                forbidden = true;
+                i += 1;
+                continue;
+            }
+            _ => {}
+        }
+        let Some(value) = args.get(i + 1) else {
+            return Err(match flag {
+                "--size" | "--rect" | "--rule" | "--moves" => format!("{flag} needs a value"),
+                _ => format!("unexpected argument '{flag}'"),
+            });
+        };
+        match flag {
+            "--size" | "--rect" if size.is_some() => {
+                return Err("give one board size: --size N or --rect W,H".to_string());
+            }
+            "--size" => match value.trim().parse::<usize>() {
+                Ok(n) if (5..=MAX_SIDE).contains(&n) => size = Some((n, n)),
+                _ => {
+                    return Err(format!(
+                        "--size must be a number from 5 to 32, not '{value}'"
+                    ));
+                }
+            },
+            "--rect" => match parse_rect(value) {
+                Some(rect) => size = Some(rect),
+                None => {
+                    return Err(format!(
+                        "--rect must be W,H with each side from 1 to 32, not '{value}'"
+                    ));
+                }
+            },
+            "--rule" => match Rule::parse(value) {
+                Some(r) => rule = r,
+                None => {
+                    return Err(format!(
+                        "unknown rule '{value}' (0 freestyle, 1 standard, 4 renju, 8 caro, \
+                         9 caro-exact; Yixin's rule 2 for renju is 4 here)"
+                    ));
+                }
+            },
+            "--moves" => moves.extend(value.split_whitespace().map(String::from)),
+            _ => return Err(format!("unexpected argument '{flag}'")),
+        }
+        i += 2;
+    }
+    let Some((width, height)) = size else {
+        return Err("missing board size: give --size N or --rect W,H".to_string());
+    };
+    Ok(Some(GomokuRefereeArgs {
+        width,
+        height,
+        rule,
+        moves,
+        forbidden,
+    }))
+}
+
+/// `qilin referee gomoku ...`: plays the moves, black first, and prints the verdict line
+/// (and with `--forbidden` black's forbidden points). Errors go to stderr with status 2.
+fn gomoku_referee_command(args: &[String]) -> i32 {
+    use crate::gomoku::{Game, Verdict};
+    let parsed = match parse_gomoku_referee_args(args) {
+        Ok(Some(parsed)) => parsed,
+        Ok(None) => {
+            println!("{GOMOKU_REFEREE_USAGE}");
+            return 0;
+        }
+        Err(message) => {
+            eprintln!("error: {message} (see: qilin referee gomoku --help)");
+            return 2;
+        }
+    };
+    let mut game = match Game::new(parsed.width, parsed.height, parsed.rule) {
+        Ok(game) => game,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return 2;
+        }
+    };
+    let moves = &parsed.moves;
+    for (i, text) in moves.iter().enumerate() {
+        if game.verdict() != Verdict::Ongoing {
+            eprintln!(
+                "note: the game ended after move {i}; {} further move(s) ignored",
+                moves.len() - i
+            );
+            break;
+        }
+        if let Err(error) = game.play_str(text) {
+            eprintln!("error: move {} '{text}': {error}", i + 1);
+            return 2;
+        }
+    }
+    println!("{}", game.verdict());
+    if parsed.forbidden {
+        let points: Vec<String> = game
+            .board()
+            .forbidden_points()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        if points.is_empty() {
+            println!("forbidden:");
+        } else {
+            println!("forbidden: {}", points.join(" "));
+        }
+    }
+    0
 }
