@@ -214,10 +214,11 @@ usage: qilin match --engine name=N cmd=PATH [arg=A]... [dir=D] [proto=ucci|uci|p
   [--openings FILE] [--repeat N] [--random-openings]
   [--maxplies N] [--nocapture PLIES] [--resign SCORE,COUNT] [--draw PLY,SCORE,COUNT]
   [--sprt elo0=E0 elo1=E1 alpha=A beta=B]
-  [--results FILE] [--pgn FILE (xiangqi)] [--sgf FILE] [--psq DIR] (gomoku) [--log FILE]
+  [--results FILE] [--log FILE]   xiangqi: [--pgn FILE]   gomoku: [--sgf FILE] [--psq DIR]
 gomoku: --size 5..32 (default 15) or --rect W,H (each 1..32); --rule 0 freestyle (default),
   1 standard, 4 renju, 8 caro, 9 caro-exact (numbers or names); time by --turn-time and/or
-  --match-time (also --movetime, --depth, --nodes); openings in Piskvork's offset format.";
+  --match-time; openings in Piskvork's offset format (x,y offsets from the centre);
+  option.KEY=VALUE of a piskvork engine is sent as INFO KEY VALUE.";
 
 fn parse_number<T: std::str::FromStr>(flag: &str, text: &str) -> Result<T, ArgError> {
     text.trim()
