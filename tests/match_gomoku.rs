@@ -648,9 +648,10 @@ fn off_board_point_loses_by_illegal_move() {
 }
 
 #[test]
-fn crash_and_garbage_lose() {
+fn crash_garbage_and_silence_lose() {
     assert_forfeits("crash", "crash", "crash", "exited");
     assert_forfeits("garbage", "garbage", "garbage", "is not a move");
+    assert_forfeits("hang", "hang", "timeout", "in time");
 }
 
 #[test]
