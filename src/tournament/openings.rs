@@ -156,7 +156,10 @@ fn parse_gomoku_line(
     let centre = (width as i64 / 2, height as i64 / 2);
     let mut moves = Vec::with_capacity(numbers.len() / 2);
     for (index, pair) in numbers.chunks(2).enumerate() {
-        let (x, y) = (centre.0 + pair[0], centre.1 + pair[1]);
+        let (x, y) = (
+            centre.0.saturating_add(pair[0]),
+            centre.1.saturating_add(pair[1]),
+        );
         if !(0..width as i64).contains(&x) || !(0..height as i64).contains(&y) {
             return Some(Err(GomokuLineError::OffBoard(format!(
                 "stone {} (offset {},{}) is at {x},{y}, off the {width}x{height} board",
@@ -174,9 +177,9 @@ fn parse_gomoku_line(
     }))
 }
 
-/// Parses openings from text, checking each one with the referee. `source` names the text
-/// in error messages. With `skip_off_board`, Gomoku openings that do not fit the board are
-/// left out instead of refused (for the built-in set on small boards).
+/// Parses openings from text, checking each one with the referee; the list may be empty.
+/// `source` names the text in error messages. With `skip_off_board`, Gomoku openings that do
+/// not fit the board are left out instead of refused (for the built-in set on small boards).
 fn parse_openings_with(
     text: &str,
     source: &str,
@@ -207,16 +210,18 @@ fn parse_openings_with(
         new_referee(game, &opening, None).map_err(|error| at_line(&error))?;
         openings.push(opening);
     }
-    if openings.is_empty() {
-        return Err(format!("{source}: no openings"));
-    }
     Ok(openings)
 }
 
 /// Parses openings from text, checking each one with the referee. `source` names the text
-/// in error messages; every bad opening is an error naming its line.
+/// in error messages; every bad opening is an error naming its line, and so is a text
+/// without openings.
 pub fn parse_openings(text: &str, source: &str, game: GameChoice) -> Result<Vec<Opening>, String> {
-    parse_openings_with(text, source, game, false)
+    let openings = parse_openings_with(text, source, game, false)?;
+    if openings.is_empty() {
+        return Err(format!("{source}: no openings"));
+    }
+    Ok(openings)
 }
 
 /// Reads openings from a file.
@@ -232,15 +237,16 @@ pub fn builtin_openings(game: GameChoice) -> Result<Vec<Opening>, String> {
     match game {
         GameChoice::Xiangqi => parse_openings(XIANGQI_BUILTIN, "built-in openings", game),
         GameChoice::Gomoku { .. } => {
-            match parse_openings_with(GOMOKU_BUILTIN, "built-in openings", game, true) {
-                Ok(openings) => Ok(openings),
-                Err(error) if error.ends_with("no openings") => Ok(vec![Opening {
+            let mut openings =
+                parse_openings_with(GOMOKU_BUILTIN, "built-in openings", game, true)?;
+            if openings.is_empty() {
+                openings.push(Opening {
                     root: String::new(),
                     moves: Vec::new(),
                     name: None,
-                }]),
-                Err(error) => Err(error),
+                });
             }
+            Ok(openings)
         }
     }
 }
@@ -352,6 +358,7 @@ mod tests {
                 "line 1: the opening ends the game (result: black-wins reason: five)",
             ),
             ("# nothing\n", "f: no openings"),
+            ("0,9223372036854775807\n", "off the 15x15 board"),
         ];
         for (text, expected) in cases {
             let error = parse_openings(text, "f", game).unwrap_err();

@@ -669,15 +669,15 @@ impl Player {
     }
 
     /// Handles a line that may answer `ABOUT` while the answer is pending: an answer (kept),
-    /// `UNKNOWN` or `ERROR` (no answer), or `MESSAGE`/`DEBUG` (ignored). Returns false for
-    /// any other line, which is left to the caller.
+    /// `UNKNOWN` (no answer), or `MESSAGE`/`DEBUG` (ignored). Returns false for any other
+    /// line, which is left to the caller.
     fn take_about_line(&mut self, line: &str) -> bool {
         if !self.about_pending {
             return false;
         }
         match line.split_whitespace().next().unwrap_or("") {
             "MESSAGE" | "DEBUG" => true,
-            "UNKNOWN" | "ERROR" => {
+            "UNKNOWN" => {
                 self.about_pending = false;
                 true
             }
