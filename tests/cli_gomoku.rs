@@ -103,8 +103,8 @@ fn full_board_without_five() -> String {
     }
     assert_eq!((black.len(), white.len()), (13, 12));
     let mut moves = Vec::new();
-    for i in 0..13 {
-        moves.push(black[i].clone());
+    for (i, b) in black.iter().enumerate() {
+        moves.push(b.clone());
         if let Some(w) = white.get(i) {
             moves.push(w.clone());
         }

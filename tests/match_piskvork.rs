@@ -1,12 +1,14 @@
-//! The Piskvork side of the runner, before the Gomoku rules exist: two `qilin test-engine
-//! --proto piskvork` players driven by the game loop under a stand-in referee that only knows
-//! which cells are free (no five detection). Proves START/INFO/BEGIN/TURN/BOARD/RESTART and
-//! `time_left`, and the illegal-move forfeit, over the real protocol.
+//! The Piskvork side of the runner in isolation: two `qilin test-engine --proto piskvork`
+//! players driven by the game loop under a stand-in referee that only knows which cells are
+//! free (no five detection, so games run to the ply cap). Proves START/ABOUT/INFO/BEGIN/TURN/
+//! BOARD/RESTART and `time_left`, and the illegal-move forfeit, over the real protocol.
+//! Whole Gomoku matches with the real referee are in `match_gomoku.rs`.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use qilin::gomoku::Rule;
 use qilin::tournament::args::{EngineSpec, GameChoice, ProtocolChoice, TimeControl};
 use qilin::tournament::game::{GameResult, GameRules, play_game};
 use qilin::tournament::player::{MatchSetup, Player};
@@ -95,8 +97,9 @@ fn piskvork_players_play_through_the_game_loop() {
     };
     let setup = MatchSetup {
         game: GameChoice::Gomoku {
-            size: SIZE,
-            rule: 1,
+            width: SIZE as usize,
+            height: SIZE as usize,
+            rule: Rule::Standard,
         },
         time,
         max_wait: Duration::from_secs(5),
@@ -132,6 +135,11 @@ fn piskvork_players_play_through_the_game_loop() {
     .unwrap();
     assert_eq!(game.end.reason, "max-plies");
     assert_eq!(game.moves.iter().filter(|m| m.book).count(), 3);
+    for player in [&black, &white] {
+        let about = player.about().expect("the test engine answers ABOUT");
+        assert_eq!(about.name(), Some("qilin-test-engine"));
+        assert_eq!(about.version(), Some("1"));
+    }
     black.shut_down();
     white.shut_down();
 
@@ -141,6 +149,8 @@ fn piskvork_players_play_through_the_game_loop() {
         "< OK",
         "> INFO timeout_turn 1000",
         "> INFO timeout_match 20000",
+        "> ABOUT",
+        "> INFO max_memory 367001600",
         "> INFO rule 1",
         "> BEGIN",
         "> TURN ",
@@ -164,8 +174,9 @@ fn piskvork_players_play_through_the_game_loop() {
 fn piskvork_illegal_move_loses() {
     let setup = MatchSetup {
         game: GameChoice::Gomoku {
-            size: SIZE,
-            rule: 0,
+            width: SIZE as usize,
+            height: SIZE as usize,
+            rule: Rule::Freestyle,
         },
         time: TimeControl {
             turn_time_ms: Some(1000),

@@ -498,7 +498,8 @@ fn bad_arguments_exit_with_status_2() {
         format!("{engines} --movetime 10 --sprt elo0=5 elo1=1"),
         format!("{engines} --movetime 10 --openings /nonexistent/file"),
         format!("{engines} --movetime 10 --results /nonexistent/dir/out.jsonl"),
-        format!("{engines} --movetime 10 --game gomoku"),
+        format!("{engines} --movetime 10 --game gomoku --rule 2"),
+        format!("{engines} --movetime 10 --game gomoku --pgn games.pgn"),
         format!("--engine cmd={QILIN} proto=chess --engine cmd={QILIN} --movetime 10"),
     ] {
         let output = run_match(&words(&bad));

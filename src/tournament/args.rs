@@ -4,6 +4,7 @@ use std::fmt;
 use std::path::PathBuf;
 
 use super::stats::SprtParams;
+use crate::gomoku::{MAX_SIDE, Rule};
 
 /// Which protocol to speak with an engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,13 +43,23 @@ pub struct EngineSpec {
 pub enum GameChoice {
     /// Xiangqi, adjudicated by Qilin's Xiangqi referee.
     Xiangqi,
-    /// Gomoku on a `size` board with a Piskvork rule number (needs the Gomoku rules).
+    /// Gomoku on a `width` x `height` board under `rule`, adjudicated by Qilin's Gomoku
+    /// referee.
     Gomoku {
-        /// Board side length.
-        size: u32,
-        /// Piskvork `INFO rule` bitmask.
-        rule: u32,
+        /// Columns (x).
+        width: usize,
+        /// Rows (y).
+        height: usize,
+        /// The winning rule (sent to engines as its Piskvork number).
+        rule: Rule,
     },
+}
+
+impl GameChoice {
+    /// True for Gomoku.
+    pub fn is_gomoku(self) -> bool {
+        matches!(self, GameChoice::Gomoku { .. })
+    }
 }
 
 /// A game clock: `moves` moves (or the whole game) in `base_ms`, plus `increment_ms` a move.
@@ -160,6 +171,10 @@ pub struct MatchConfig {
     pub results: Option<PathBuf>,
     /// PGN output (Xiangqi).
     pub pgn: Option<PathBuf>,
+    /// SGF output, one game tree per game (Gomoku).
+    pub sgf: Option<PathBuf>,
+    /// Directory for Piskvork `.psq` records, one file per game (Gomoku).
+    pub psq: Option<PathBuf>,
     /// Protocol log.
     pub log: Option<PathBuf>,
 }
@@ -191,7 +206,7 @@ pub const USAGE: &str = "\
 usage: qilin match --engine name=N cmd=PATH [arg=A]... [dir=D] [proto=ucci|uci|piskvork|auto]
                    [ranks=0|1] [option.NAME=VALUE]...  (at least two --engine)
   [--each KEY=VALUE...]    settings applied to every engine (before its own)
-  [--game xiangqi | --game gomoku --size N --rule R]
+  [--game xiangqi | --game gomoku (--size N | --rect W,H) [--rule R]]
   [--games N] [--rounds N] [--gauntlet] [--concurrency N] [--seed N]
   time (at least one): [--movetime MS] [--depth N] [--nodes N] [--tc [MOVES/]SECONDS[+INC]]
                        [--turn-time MS] [--match-time MS]
@@ -199,7 +214,11 @@ usage: qilin match --engine name=N cmd=PATH [arg=A]... [dir=D] [proto=ucci|uci|p
   [--openings FILE] [--repeat N] [--random-openings]
   [--maxplies N] [--nocapture PLIES] [--resign SCORE,COUNT] [--draw PLY,SCORE,COUNT]
   [--sprt elo0=E0 elo1=E1 alpha=A beta=B]
-  [--results FILE] [--pgn FILE] [--log FILE]";
+  [--results FILE] [--log FILE]   xiangqi: [--pgn FILE]   gomoku: [--sgf FILE] [--psq DIR]
+gomoku: --size 5..32 (default 15) or --rect W,H (each 1..32); --rule 0 freestyle (default),
+  1 standard, 4 renju, 8 caro, 9 caro-exact (numbers or names); time by --turn-time and/or
+  --match-time; openings in Piskvork's offset format (x,y offsets from the centre);
+  option.KEY=VALUE of a piskvork engine is sent as INFO KEY VALUE.";
 
 fn parse_number<T: std::str::FromStr>(flag: &str, text: &str) -> Result<T, ArgError> {
     text.trim()
@@ -353,8 +372,9 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, ArgError> {
     let mut each_tokens: Vec<String> = Vec::new();
     let mut gauntlet = false;
     let mut game_name = "xiangqi".to_string();
-    let mut size: Option<u32> = None;
-    let mut rule: Option<u32> = None;
+    let mut size: Option<(usize, usize)> = None;
+    let mut size_given_twice = false;
+    let mut rule: Option<Rule> = None;
     let mut games = 2;
     let mut rounds = 1;
     let mut concurrency = 1;
@@ -372,6 +392,8 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, ArgError> {
     let mut sprt = None;
     let mut results = None;
     let mut pgn = None;
+    let mut sgf = None;
+    let mut psq = None;
     let mut log = None;
 
     let mut index = 0;
@@ -410,8 +432,34 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, ArgError> {
                 gauntlet = true;
             }
             "--game" => game_name = single()?,
-            "--size" => size = Some(parse_number(&flag, &single()?)?),
-            "--rule" => rule = Some(parse_number(&flag, &single()?)?),
+            "--size" => {
+                let side: usize = parse_number(&flag, &single()?)?;
+                if !(5..=MAX_SIDE).contains(&side) {
+                    return error(format!("--size must be between 5 and {MAX_SIDE}"));
+                }
+                size_given_twice |= size.is_some();
+                size = Some((side, side));
+            }
+            "--rect" => {
+                let [width, height] = parse_list::<2>(&flag, &single()?)?;
+                let side = 1..=MAX_SIDE as i64;
+                if !side.contains(&width) || !side.contains(&height) {
+                    return error(format!(
+                        "--rect: each side must be between 1 and {MAX_SIDE}"
+                    ));
+                }
+                size_given_twice |= size.is_some();
+                size = Some((width as usize, height as usize));
+            }
+            "--rule" => {
+                let text = single()?;
+                rule = Some(Rule::parse(&text).ok_or_else(|| {
+                    ArgError(format!(
+                        "--rule: '{text}' is not a rule (0 freestyle, 1 standard, 4 renju, \
+                         8 caro, 9 caro-exact; Yixin's rule 2 for renju is 4 here)"
+                    ))
+                })?);
+            }
             "--games" => games = parse_number(&flag, &single()?)?,
             "--rounds" => rounds = parse_number(&flag, &single()?)?,
             "--concurrency" => concurrency = parse_number(&flag, &single()?)?,
@@ -456,6 +504,8 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, ArgError> {
             "--sprt" => sprt = Some(parse_sprt(&values)?),
             "--results" => results = Some(PathBuf::from(single()?)),
             "--pgn" => pgn = Some(PathBuf::from(single()?)),
+            "--sgf" => sgf = Some(PathBuf::from(single()?)),
+            "--psq" => psq = Some(PathBuf::from(single()?)),
             "--log" => log = Some(PathBuf::from(single()?)),
             _ => return error(format!("unknown argument '{flag}'")),
         }
@@ -490,7 +540,10 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, ArgError> {
     let game = match game_name.as_str() {
         "xiangqi" => {
             if size.is_some() || rule.is_some() {
-                return error("--size and --rule are for --game gomoku");
+                return error("--size, --rect and --rule are for --game gomoku");
+            }
+            if sgf.is_some() || psq.is_some() {
+                return error("--sgf and --psq are for --game gomoku; Xiangqi records are --pgn");
             }
             if engines
                 .iter()
@@ -504,9 +557,15 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, ArgError> {
             GameChoice::Xiangqi
         }
         "gomoku" => {
-            let size = size.unwrap_or(15);
-            if !(5..=32).contains(&size) {
-                return error("--size must be between 5 and 32");
+            if size_given_twice {
+                return error("give one board size: --size N or --rect W,H");
+            }
+            let (width, height) = size.unwrap_or((15, 15));
+            if pgn.is_some() {
+                return error("--pgn is for xiangqi; Gomoku records are --sgf FILE and --psq DIR");
+            }
+            if no_capture_limit.is_some() {
+                return error("--nocapture is for xiangqi");
             }
             if engines
                 .iter()
@@ -518,14 +577,17 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, ArgError> {
                 return error("--tc is for xiangqi; Gomoku uses --turn-time and --match-time");
             }
             GameChoice::Gomoku {
-                size,
-                rule: rule.unwrap_or(0),
+                width,
+                height,
+                rule: rule.unwrap_or(Rule::Freestyle),
             }
         }
         other => return error(format!("--game must be xiangqi or gomoku, not '{other}'")),
     };
     if !time.is_set() {
-        return error("no time control: give --movetime, --depth, --nodes, --tc or --turn-time");
+        return error(
+            "no time control: give --movetime, --depth, --nodes, --tc, --turn-time or --match-time",
+        );
     }
     if time.movetime_ms == Some(0) || time.depth == Some(0) || time.nodes == Some(0) {
         return error("--movetime, --depth and --nodes must be positive");
@@ -566,6 +628,8 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, ArgError> {
         sprt,
         results,
         pgn,
+        sgf,
+        psq,
         log,
     })
 }
@@ -659,6 +723,89 @@ mod tests {
         assert!(config.gauntlet && config.random_openings);
         assert_eq!(config.repeat, 1);
         assert_eq!(config.time_margin_ms, DEFAULT_TIME_MARGIN_MS);
+    }
+
+    #[test]
+    fn gomoku_boards_rules_and_records() {
+        let base = "--engine cmd=a --engine cmd=b --game gomoku --turn-time 100";
+        let config = parse_args(&strings(base)).unwrap();
+        assert_eq!(
+            config.game,
+            GameChoice::Gomoku {
+                width: 15,
+                height: 15,
+                rule: Rule::Freestyle
+            }
+        );
+        let config = parse_args(&strings(&format!(
+            "{base} --rect 20,12 --rule 4 --sgf g.sgf --psq dir"
+        )))
+        .unwrap();
+        assert_eq!(
+            config.game,
+            GameChoice::Gomoku {
+                width: 20,
+                height: 12,
+                rule: Rule::Renju
+            }
+        );
+        assert_eq!(config.sgf, Some(PathBuf::from("g.sgf")));
+        assert_eq!(config.psq, Some(PathBuf::from("dir")));
+        for (rule, expected) in [
+            ("0", Rule::Freestyle),
+            ("1", Rule::Standard),
+            ("8", Rule::Caro),
+            ("9", Rule::CaroExact),
+            ("caro-exact", Rule::CaroExact),
+        ] {
+            let config = parse_args(&strings(&format!("{base} --size 20 --rule {rule}"))).unwrap();
+            assert_eq!(
+                config.game,
+                GameChoice::Gomoku {
+                    width: 20,
+                    height: 20,
+                    rule: expected
+                }
+            );
+        }
+        // Only --match-time is a time control too.
+        assert!(
+            parse_args(&strings(
+                "--engine cmd=a --engine cmd=b --game gomoku --match-time 9000"
+            ))
+            .is_ok()
+        );
+        for bad in [
+            "--rule 2",
+            "--rule 3",
+            "--rule five",
+            "--size 4",
+            "--size 33",
+            "--rect 0,5",
+            "--rect 5,33",
+            "--rect 5",
+            "--rect 5,x",
+            "--size 15 --rect 15,15",
+            "--pgn g.pgn",
+            "--nocapture 100",
+            "--tc 10+1",
+        ] {
+            assert!(
+                parse_args(&strings(&format!("{base} {bad}"))).is_err(),
+                "{bad}"
+            );
+        }
+        // Xiangqi takes none of the Gomoku settings.
+        for bad in [
+            "--rect 9,10",
+            "--sgf g.sgf",
+            "--psq d",
+            "--rule 0",
+            "--turn-time 10",
+        ] {
+            let line = format!("--engine cmd=a --engine cmd=b --movetime 10 {bad}");
+            assert!(parse_args(&strings(&line)).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -19,6 +19,12 @@ use super::process::{EngineProcess, ProtocolLog, WaitError};
 pub const DETECT_WAIT: Duration = Duration::from_millis(1500);
 /// How long an engine gets to exit after `quit` or `END` before it is killed.
 pub const QUIT_GRACE: Duration = Duration::from_millis(1000);
+/// How long a Piskvork engine's answer to `ABOUT` is awaited during the handshake. An answer
+/// that comes later is still taken when it arrives before a move.
+pub const ABOUT_WAIT: Duration = Duration::from_millis(1000);
+/// `INFO max_memory` sent to Piskvork engines unless `option.max_memory` is given: 350 MiB,
+/// GomocupJudge's default.
+pub const DEFAULT_MAX_MEMORY: u64 = 350 * 1024 * 1024;
 
 /// The protocol a player speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,6 +82,65 @@ fn failure<T>(kind: FailureKind, detail: impl Into<String>) -> Result<T, EngineF
         kind,
         detail: detail.into(),
     })
+}
+
+/// What a Piskvork engine said about itself in answer to `ABOUT`: `key="value"` pairs
+/// (`name`, `version`, `author`, `country`, `www`, `email`), in the order given.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineAbout {
+    /// Every pair of the answer.
+    pub pairs: Vec<(String, String)>,
+}
+
+impl EngineAbout {
+    /// Parses an `ABOUT` answer: `key="value"` pairs separated by commas (a value without
+    /// quotes runs to the next comma). `None` when the line has no pair.
+    pub fn parse(line: &str) -> Option<EngineAbout> {
+        let mut pairs = Vec::new();
+        let mut rest = line.trim();
+        while !rest.is_empty() {
+            rest = rest.trim_start_matches([',', ' ', '\t']);
+            let Some((key, after)) = rest.split_once('=') else {
+                break;
+            };
+            let key = key.trim();
+            if key.is_empty() || key.contains(char::is_whitespace) {
+                return None;
+            }
+            let after = after.trim_start();
+            let (value, next) = match after.strip_prefix('"') {
+                Some(quoted) => match quoted.split_once('"') {
+                    Some((value, next)) => (value, next),
+                    None => (quoted, ""),
+                },
+                None => match after.split_once(',') {
+                    Some((value, next)) => (value.trim_end(), next),
+                    None => (after.trim_end(), ""),
+                },
+            };
+            pairs.push((key.to_ascii_lowercase(), value.to_string()));
+            rest = next;
+        }
+        (!pairs.is_empty()).then_some(EngineAbout { pairs })
+    }
+
+    /// The value of `key` (lower case), if given.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.pairs
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The engine's name, if given.
+    pub fn name(&self) -> Option<&str> {
+        self.get("name")
+    }
+
+    /// The engine's version, if given.
+    pub fn version(&self) -> Option<&str> {
+        self.get("version")
+    }
 }
 
 /// An evaluation an engine reported, from its own point of view.
@@ -172,6 +237,10 @@ pub struct Player {
     announced_options: Vec<String>,
     /// Piskvork: the moves on the engine's board, when known to be in sync.
     piskvork_board: Option<Vec<String>>,
+    /// Piskvork: the engine's answer to `ABOUT`.
+    about: Option<EngineAbout>,
+    /// Piskvork: `ABOUT` was sent and neither answered nor refused yet.
+    about_pending: bool,
     /// Games started on this process.
     games_started: u32,
     /// False after a failure that leaves the process unusable.
@@ -295,6 +364,48 @@ const UCI_KNOWN_WORDS: [&str; 11] = [
     "pophash",
 ];
 
+/// The INFO lines a Piskvork engine gets after `START` and `ABOUT`, in order:
+/// - `timeout_turn`: `--turn-time` (or `--movetime`); with only `--match-time`, the match time
+///   (never 0, which asks for an instant move); without any time limit, `--maxwait`;
+/// - `timeout_match`: `--match-time`, 0 (no limit) without it;
+/// - `max_memory`: [`DEFAULT_MAX_MEMORY`] unless the engine has `option.max_memory`;
+/// - `rule` (the Piskvork number), `game_type 1`, `max_depth` and `max_node` for `--depth` and
+///   `--nodes`;
+/// - then every `option.KEY=VALUE` of the engine as `INFO KEY VALUE`, in the order given.
+pub fn piskvork_info_lines(setup: &MatchSetup, spec: &EngineSpec) -> Vec<String> {
+    let time = setup.time;
+    let rule = match setup.game {
+        GameChoice::Gomoku { rule, .. } => rule.number(),
+        GameChoice::Xiangqi => 0,
+    };
+    let untimed = setup.max_wait.as_millis().min(u64::MAX as u128) as u64;
+    let turn = time
+        .turn_time_ms
+        .or(time.movetime_ms)
+        .or(time.match_time_ms)
+        .unwrap_or(untimed);
+    let whole = time.match_time_ms.unwrap_or(0);
+    let mut lines = vec![
+        format!("INFO timeout_turn {turn}"),
+        format!("INFO timeout_match {whole}"),
+    ];
+    if !spec.options.iter().any(|(key, _)| key == "max_memory") {
+        lines.push(format!("INFO max_memory {DEFAULT_MAX_MEMORY}"));
+    }
+    lines.push(format!("INFO rule {rule}"));
+    lines.push("INFO game_type 1".to_string());
+    if let Some(depth) = time.depth {
+        lines.push(format!("INFO max_depth {depth}"));
+    }
+    if let Some(nodes) = time.nodes {
+        lines.push(format!("INFO max_node {nodes}"));
+    }
+    for (key, value) in &spec.options {
+        lines.push(format!("INFO {key} {value}"));
+    }
+    lines
+}
+
 impl Player {
     /// Starts the engine and sets it up for `setup`. `detected` remembers what `auto`
     /// detection found for this engine.
@@ -329,6 +440,8 @@ impl Player {
             ucci_milliseconds: false,
             announced_options: Vec::new(),
             piskvork_board: None,
+            about: None,
+            about_pending: false,
             games_started: 0,
             healthy: true,
         };
@@ -336,7 +449,7 @@ impl Player {
         let handshake = match protocol {
             Some(Protocol::Ucci) => player.handshake_ucci(deadline),
             Some(Protocol::Uci { .. }) => player.handshake_uci(deadline),
-            Some(Protocol::Piskvork) => player.handshake_piskvork(setup, deadline),
+            Some(Protocol::Piskvork) => player.handshake_piskvork(spec, setup, deadline),
             None => player.detect(spec, deadline),
         };
         if let Err(mut error) = handshake {
@@ -365,6 +478,12 @@ impl Player {
     /// The protocol in use.
     pub fn protocol(&self) -> Protocol {
         self.protocol
+    }
+
+    /// What a Piskvork engine said in answer to `ABOUT`; `None` when it did not answer (yet),
+    /// answered `UNKNOWN`, or speaks another protocol.
+    pub fn about(&self) -> Option<&EngineAbout> {
+        self.about.as_ref()
     }
 
     /// Marks the engine for replacement after this game (it played an illegal move or ran
@@ -504,38 +623,73 @@ impl Player {
         self.wait_for("readyok", deadline)
     }
 
+    /// Piskvork set-up: `START N` (square) or `RECTSTART W,H` (expecting `OK`), `ABOUT`
+    /// (answer awaited up to [`ABOUT_WAIT`]), then the INFO lines of [`piskvork_info_lines`].
     fn handshake_piskvork(
         &mut self,
+        spec: &EngineSpec,
         setup: &MatchSetup,
         deadline: Instant,
     ) -> Result<(), EngineFailure> {
         self.protocol = Protocol::Piskvork;
-        let (size, rule) = match setup.game {
-            GameChoice::Gomoku { size, rule } => (size, rule),
-            GameChoice::Xiangqi => (15, 0),
+        let (width, height) = match setup.game {
+            GameChoice::Gomoku { width, height, .. } => (width, height),
+            GameChoice::Xiangqi => (15, 15),
         };
-        self.send(&format!("START {size}"))?;
-        self.expect_piskvork_ok(deadline, "START")?;
-        let time = setup.time;
-        let turn = time.turn_time_ms.or(time.movetime_ms).unwrap_or(0);
-        let whole = time.match_time_ms.unwrap_or(0);
-        let mut lines = vec![
-            format!("INFO timeout_turn {turn}"),
-            format!("INFO timeout_match {whole}"),
-            format!("INFO rule {rule}"),
-            "INFO game_type 1".to_string(),
-        ];
-        if let Some(depth) = time.depth {
-            lines.push(format!("INFO max_depth {depth}"));
+        if width == height {
+            self.send(&format!("START {width}"))?;
+            self.expect_piskvork_ok(deadline, "START")?;
+        } else {
+            self.send(&format!("RECTSTART {width},{height}"))?;
+            self.expect_piskvork_ok(deadline, "RECTSTART")?;
         }
-        if let Some(nodes) = time.nodes {
-            lines.push(format!("INFO max_node {nodes}"));
+        self.send("ABOUT")?;
+        self.about_pending = true;
+        let about_deadline = (Instant::now() + ABOUT_WAIT).min(deadline);
+        while self.about_pending {
+            match self.process.receive(about_deadline) {
+                Ok((line, _)) => {
+                    self.take_about_line(&line);
+                }
+                Err(WaitError::Timeout) => break,
+                Err(WaitError::Closed) => {
+                    self.healthy = false;
+                    return failure(
+                        FailureKind::Crash,
+                        "the engine exited while ABOUT was awaited",
+                    );
+                }
+            }
         }
-        for line in lines {
+        for line in piskvork_info_lines(setup, spec) {
             self.send(&line)?;
         }
         self.piskvork_board = Some(Vec::new());
         Ok(())
+    }
+
+    /// Handles a line that may answer `ABOUT` while the answer is pending: an answer (kept),
+    /// `UNKNOWN` (no answer), or `MESSAGE`/`DEBUG` (ignored). Returns false for any other
+    /// line, which is left to the caller.
+    fn take_about_line(&mut self, line: &str) -> bool {
+        if !self.about_pending {
+            return false;
+        }
+        match line.split_whitespace().next().unwrap_or("") {
+            "MESSAGE" | "DEBUG" => true,
+            "UNKNOWN" => {
+                self.about_pending = false;
+                true
+            }
+            _ => match EngineAbout::parse(line) {
+                Some(about) => {
+                    self.about = Some(about);
+                    self.about_pending = false;
+                    true
+                }
+                None => false,
+            },
+        }
     }
 
     fn expect_piskvork_ok(
@@ -789,6 +943,10 @@ impl Player {
         let waiting_for = format!("move within {} ms", request.allowed.as_millis());
         loop {
             let (line, at) = self.receive(deadline, &waiting_for)?;
+            // A late answer to ABOUT (or its refusal) is not a move.
+            if self.about_pending && self.take_about_line(&line) {
+                continue;
+            }
             let first = line.split_whitespace().next().unwrap_or("");
             match first {
                 "MESSAGE" | "DEBUG" => {}
@@ -865,6 +1023,103 @@ mod tests {
         assert_eq!(normalize_gomoku_move(" 7, 8").as_deref(), Some("7,8"));
         assert_eq!(normalize_gomoku_move("7;8"), None);
         assert_eq!(normalize_gomoku_move("-1,8"), None);
+    }
+
+    #[test]
+    fn about_answers_parse() {
+        let about = EngineAbout::parse(
+            "name=\"Yixin, 2018\", version=\"18.11\", author=\"Kai Sun\", country=\"China\"",
+        )
+        .unwrap();
+        assert_eq!(about.name(), Some("Yixin, 2018"));
+        assert_eq!(about.version(), Some("18.11"));
+        assert_eq!(about.get("country"), Some("China"));
+        assert_eq!(about.pairs.len(), 4);
+        let bare = EngineAbout::parse("NAME=pbrain-x,version = 2").unwrap();
+        assert_eq!(bare.name(), Some("pbrain-x"));
+        assert_eq!(bare.version(), Some("2"));
+        let unfinished = EngineAbout::parse("name=\"cut").unwrap();
+        assert_eq!(unfinished.name(), Some("cut"));
+        assert_eq!(unfinished.version(), None);
+        for not_about in ["7,7", "", "UNKNOWN ABOUT", "MESSAGE a = b", "OK"] {
+            assert_eq!(EngineAbout::parse(not_about), None, "{not_about}");
+        }
+    }
+
+    fn piskvork_spec(options: &[(&str, &str)]) -> EngineSpec {
+        EngineSpec {
+            name: "e".to_string(),
+            command: "e".to_string(),
+            args: Vec::new(),
+            dir: None,
+            protocol: ProtocolChoice::Piskvork,
+            ranks_one_based: false,
+            options: options
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        }
+    }
+
+    fn gomoku_setup(time: TimeControl) -> MatchSetup {
+        MatchSetup {
+            game: GameChoice::Gomoku {
+                width: 15,
+                height: 15,
+                rule: crate::gomoku::Rule::Renju,
+            },
+            time,
+            max_wait: Duration::from_millis(60_000),
+            log: None,
+        }
+    }
+
+    #[test]
+    fn piskvork_info_lines_follow_the_limits_and_options() {
+        let both = TimeControl {
+            turn_time_ms: Some(200),
+            match_time_ms: Some(20_000),
+            ..TimeControl::default()
+        };
+        assert_eq!(
+            piskvork_info_lines(&gomoku_setup(both), &piskvork_spec(&[])),
+            [
+                "INFO timeout_turn 200",
+                "INFO timeout_match 20000",
+                "INFO max_memory 367001600",
+                "INFO rule 4",
+                "INFO game_type 1",
+            ]
+        );
+        // Only a match time: the turn may take all of it, never `timeout_turn 0`.
+        let whole = TimeControl {
+            match_time_ms: Some(9000),
+            ..TimeControl::default()
+        };
+        let lines = piskvork_info_lines(
+            &gomoku_setup(whole),
+            &piskvork_spec(&[("max_memory", "1000"), ("thread_num", "2")]),
+        );
+        assert_eq!(
+            lines,
+            [
+                "INFO timeout_turn 9000",
+                "INFO timeout_match 9000",
+                "INFO rule 4",
+                "INFO game_type 1",
+                "INFO max_memory 1000",
+                "INFO thread_num 2",
+            ]
+        );
+        // Depth only: the turn may take --maxwait.
+        let depth = TimeControl {
+            depth: Some(4),
+            ..TimeControl::default()
+        };
+        let lines = piskvork_info_lines(&gomoku_setup(depth), &piskvork_spec(&[]));
+        assert_eq!(lines[0], "INFO timeout_turn 60000");
+        assert_eq!(lines[1], "INFO timeout_match 0");
+        assert!(lines.contains(&"INFO max_depth 4".to_string()));
     }
 
     #[test]

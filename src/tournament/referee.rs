@@ -1,6 +1,7 @@
-//! The game-agnostic referee interface the game loop uses, and the Xiangqi adapter over
-//! Qilin's own rules. Gomoku gets its adapter when the Gomoku rules exist.
+//! The game-agnostic referee interface the game loop uses, and the adapters over Qilin's own
+//! rules: Xiangqi and Gomoku.
 
+use crate::gomoku;
 use crate::xiangqi::{Game, Move, Position, Verdict};
 
 use super::args::GameChoice;
@@ -17,9 +18,11 @@ pub struct Outcome {
 
 /// A game in progress, judged by the rules of its game.
 pub trait Referee: Send {
-    /// Names of the two colours by seat, as used in records (`red`, `black`).
+    /// Names of the two colours by seat, as used in records (`red`, `black`; Gomoku: `black`,
+    /// `white`).
     fn colour_names(&self) -> [&'static str; 2];
-    /// Where the game starts, in the form engines are given (Xiangqi: a FEN).
+    /// Where the game starts, in the form engines are given (Xiangqi: a FEN; Gomoku: empty,
+    /// the empty board).
     fn root(&self) -> &str;
     /// Every move since the root, in the game's notation.
     fn moves(&self) -> &[String];
@@ -36,7 +39,8 @@ pub trait Referee: Send {
     fn outcome(&self) -> Option<Outcome>;
 }
 
-/// Builds a referee for a game starting at `opening` (opening moves already played).
+/// Builds a referee for a game starting at `opening` (opening moves already played). A Gomoku
+/// opening must fit the board, use free points and leave the game undecided.
 pub fn new_referee(
     game: GameChoice,
     opening: &Opening,
@@ -52,7 +56,93 @@ pub fn new_referee(
             }
             Ok(Box::new(referee))
         }
-        GameChoice::Gomoku { .. } => Err("Gomoku rules are not available yet".to_string()),
+        GameChoice::Gomoku {
+            width,
+            height,
+            rule,
+        } => {
+            let mut referee = GomokuReferee::new(width, height, rule)?;
+            for (index, mv) in opening.moves.iter().enumerate() {
+                referee
+                    .play(mv)
+                    .map_err(|error| format!("opening stone {} '{mv}': {error}", index + 1))?;
+            }
+            if referee.game.verdict() != gomoku::Verdict::Ongoing {
+                return Err(format!(
+                    "the opening ends the game ({})",
+                    referee.game.verdict()
+                ));
+            }
+            Ok(Box::new(referee))
+        }
+    }
+}
+
+/// Gomoku judged by Qilin's rules core ([`gomoku::Game`]): black first; a five by the rule
+/// wins (`five`), under renju black's overline, double-four and double-three points lose
+/// (`overline`, `double-four`, `double-three`), and a full board is a draw (`full-board`).
+/// Moves are Piskvork's `x,y`; an occupied, off-board or malformed point is refused.
+pub struct GomokuReferee {
+    game: gomoku::Game,
+    moves: Vec<String>,
+}
+
+impl GomokuReferee {
+    /// An empty `width` x `height` board under `rule`.
+    pub fn new(width: usize, height: usize, rule: gomoku::Rule) -> Result<GomokuReferee, String> {
+        let game = gomoku::Game::new(width, height, rule).map_err(|error| error.to_string())?;
+        Ok(GomokuReferee {
+            game,
+            moves: Vec::new(),
+        })
+    }
+
+    /// The game as the rules core sees it.
+    pub fn game(&self) -> &gomoku::Game {
+        &self.game
+    }
+}
+
+impl Referee for GomokuReferee {
+    fn colour_names(&self) -> [&'static str; 2] {
+        [gomoku::Color::Black.name(), gomoku::Color::White.name()]
+    }
+
+    fn root(&self) -> &str {
+        ""
+    }
+
+    fn moves(&self) -> &[String] {
+        &self.moves
+    }
+
+    fn side_to_move(&self) -> usize {
+        self.game.side_to_move().index()
+    }
+
+    fn play(&mut self, notation: &str) -> Result<(), String> {
+        let cell = self
+            .game
+            .parse_cell(notation)
+            .map_err(|error| error.to_string())?;
+        self.game.play(cell).map_err(|error| error.to_string())?;
+        // Recorded in the normal form `x,y`, whatever spaces the engine used.
+        self.moves.push(cell.to_string());
+        Ok(())
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        match self.game.verdict() {
+            gomoku::Verdict::Ongoing => None,
+            gomoku::Verdict::Win { winner, reason } => Some(Outcome {
+                winner: Some(winner.index()),
+                reason: reason.name().to_string(),
+            }),
+            gomoku::Verdict::Draw => Some(Outcome {
+                winner: None,
+                reason: gomoku::EndReason::FullBoard.name().to_string(),
+            }),
+        }
     }
 }
 
@@ -178,6 +268,84 @@ mod tests {
                 reason: "repetition".to_string()
             })
         );
+    }
+
+    fn gomoku(rule: gomoku::Rule, moves: &[&str]) -> Result<Box<dyn Referee>, String> {
+        let opening = Opening {
+            root: String::new(),
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+            name: None,
+        };
+        let game = GameChoice::Gomoku {
+            width: 15,
+            height: 15,
+            rule,
+        };
+        new_referee(game, &opening, None)
+    }
+
+    #[test]
+    fn gomoku_adapter_plays_and_judges() {
+        let mut referee = gomoku(gomoku::Rule::Freestyle, &["7,7", "8,8"]).unwrap();
+        assert_eq!(referee.colour_names(), ["black", "white"]);
+        assert_eq!(referee.root(), "");
+        assert_eq!(referee.side_to_move(), 0);
+        assert_eq!(referee.moves(), ["7,7", "8,8"]);
+        let occupied = referee.play("7,7").unwrap_err();
+        assert!(occupied.contains("occupied"), "{occupied}");
+        let off = referee.play("15,3").unwrap_err();
+        assert!(off.contains("off the board"), "{off}");
+        assert!(referee.play("7;7").unwrap_err().contains("malformed"));
+        assert_eq!(referee.moves().len(), 2);
+        for mv in ["8,7", "0,0", "9,7", "0,1", "10,7", "0,2"] {
+            referee.play(mv).unwrap();
+            assert_eq!(referee.outcome(), None);
+        }
+        referee.play(" 11, 7").unwrap();
+        assert_eq!(referee.moves().last().map(String::as_str), Some("11,7"));
+        assert_eq!(
+            referee.outcome(),
+            Some(Outcome {
+                winner: Some(0),
+                reason: "five".to_string()
+            })
+        );
+    }
+
+    #[test]
+    fn gomoku_renju_forbidden_move_loses_for_black() {
+        // GomocupJudge's renju check: 6,8 is a double-three for black.
+        let mut referee = gomoku(
+            gomoku::Rule::Renju,
+            &["7,7", "7,8", "8,6", "8,8", "7,9", "8,5", "8,10", "8,11"],
+        )
+        .unwrap();
+        assert_eq!(referee.side_to_move(), 0);
+        referee.play("6,8").unwrap();
+        assert_eq!(
+            referee.outcome(),
+            Some(Outcome {
+                winner: Some(1),
+                reason: "double-three".to_string()
+            })
+        );
+    }
+
+    #[test]
+    fn gomoku_openings_must_leave_the_game_open() {
+        let five = [
+            "7,7", "0,0", "8,7", "0,2", "9,7", "0,4", "10,7", "0,6", "11,7",
+        ];
+        let error = gomoku(gomoku::Rule::Freestyle, &five).err().unwrap();
+        assert!(error.contains("ends the game"), "{error}");
+        assert!(error.contains("black-wins reason: five"), "{error}");
+        let error = gomoku(gomoku::Rule::Freestyle, &["7,7", "7,7"])
+            .err()
+            .unwrap();
+        assert!(error.contains("opening stone 2"), "{error}");
+        let error = gomoku(gomoku::Rule::Freestyle, &["15,15"]).err().unwrap();
+        assert!(error.contains("off the board"), "{error}");
+        assert!(gomoku(gomoku::Rule::Freestyle, &[]).is_ok());
     }
 
     #[test]

@@ -230,6 +230,8 @@ mod tests {
             engines,
             names: ["x".to_string(), "y".to_string()],
             colours: ["red", "black"],
+            choice: crate::tournament::args::GameChoice::Xiangqi,
+            about: [None, None],
             opening: Opening {
                 root: String::new(),
                 moves: Vec::new(),

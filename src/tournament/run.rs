@@ -4,6 +4,7 @@
 
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -11,7 +12,7 @@ use std::time::Duration;
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
 
-use super::args::{EngineSpec, MatchConfig};
+use super::args::{EngineSpec, MatchConfig, TimeControl};
 use super::game::{GameEnd, GameResult, GameRules, PlayedGame, play_game};
 use super::openings::{Opening, builtin_openings, load_openings, opening_order};
 use super::player::{EngineFailure, MatchSetup, Player, Protocol};
@@ -172,6 +173,9 @@ fn play_job(
             played?
         }
     };
+    let about = job
+        .engines
+        .map(|e| players[e].as_ref().and_then(|p| p.about().cloned()));
     // Replace engines that failed: kill them now, a new process starts for their next game.
     for engine in job.engines {
         if players[engine].as_ref().is_some_and(|p| !p.is_healthy())
@@ -188,6 +192,8 @@ fn play_job(
         engines: job.engines,
         names: job.engines.map(|e| config.engines[e].name.clone()),
         colours: referee.colour_names(),
+        choice: config.game,
+        about,
         opening: opening.clone(),
         root: referee.root().to_string(),
         game: played,
@@ -224,6 +230,41 @@ fn worker(jobs: Receiver<GameJob>, results: Sender<GameRecord>, shared: &Shared<
 struct Outputs {
     results: Option<BufWriter<File>>,
     pgn: Option<BufWriter<File>>,
+    sgf: Option<BufWriter<File>>,
+    /// The `--psq` directory (created).
+    psq: Option<PathBuf>,
+}
+
+impl Outputs {
+    /// Writes a finished game to every output. Write errors are reported, not fatal.
+    fn write(&mut self, record: &GameRecord, time: &TimeControl) {
+        if let Some(out) = self.results.as_mut() {
+            let _ = writeln!(out, "{}", record.to_json());
+            let _ = out.flush();
+        }
+        if let Some(out) = self.pgn.as_mut() {
+            let _ = write!(out, "{}", record.to_pgn(EVENT));
+            let _ = out.flush();
+        }
+        if let Some(out) = self.sgf.as_mut() {
+            let _ = write!(out, "{}", record.to_sgf(EVENT));
+            let _ = out.flush();
+        }
+        if let Some(dir) = &self.psq {
+            let path = dir.join(psq_file_name(record.number));
+            if let Err(error) = std::fs::write(&path, record.to_psq(time)) {
+                eprintln!("qilin match: cannot write '{}': {error}", path.display());
+            }
+        }
+    }
+}
+
+/// The event named in PGN and SGF records.
+const EVENT: &str = "qilin match";
+
+/// The `.psq` file of game `number`: `game-0001.psq`.
+pub fn psq_file_name(number: usize) -> String {
+    format!("game-{number:04}.psq")
 }
 
 fn create(path: &std::path::Path, what: &str) -> Result<BufWriter<File>, SetupError> {
@@ -264,6 +305,23 @@ pub fn run_match(config: &MatchConfig) -> Result<i32, SetupError> {
             .as_deref()
             .map(|p| create(p, "PGN"))
             .transpose()?,
+        sgf: config
+            .sgf
+            .as_deref()
+            .map(|p| create(p, "SGF"))
+            .transpose()?,
+        psq: match &config.psq {
+            Some(dir) => {
+                std::fs::create_dir_all(dir).map_err(|error| {
+                    SetupError(format!(
+                        "cannot create the PSQ directory '{}': {error}",
+                        dir.display()
+                    ))
+                })?;
+                Some(dir.clone())
+            }
+            None => None,
+        },
     };
     let pairs = engine_pairs(config);
     let model = if config.repeat.is_multiple_of(2) {
@@ -322,14 +380,7 @@ pub fn run_match(config: &MatchConfig) -> Result<i32, SetupError> {
         drop(result_sender);
         for record in result_receiver.iter() {
             done += 1;
-            if let Some(out) = outputs.results.as_mut() {
-                let _ = writeln!(out, "{}", record.to_json());
-                let _ = out.flush();
-            }
-            if let Some(out) = outputs.pgn.as_mut() {
-                let _ = write!(out, "{}", record.to_pgn("qilin match"));
-                let _ = out.flush();
-            }
+            outputs.write(&record, &config.time);
             let Some(pair_stats) = stats.get_mut(record.pair) else {
                 continue;
             };

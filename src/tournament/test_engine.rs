@@ -1,14 +1,20 @@
 //! A small fake engine for testing the match runner: `qilin test-engine --mode MODE
-//! [--proto uci|ucci|piskvork] [--seed N] [--after N] [--delay MS] [--score CP]`.
+//! [--proto uci|ucci|piskvork] [--seed N] [--after N] [--delay MS] [--score CP]
+//! [--about reply|unknown|silent|late]`.
 //!
 //! Modes: `random` plays seeded random legal moves; `illegal`, `crash`, `hang`, `garbage`,
 //! `resign` and `nomove` play random legal moves for their first `--after` moves (default 0)
 //! and then, when asked for a move, play a well-formed illegal move, exit with status 3, stop
 //! answering (and ignore everything, `quit` included), print a line that is not the protocol,
 //! resign with their move (UCCI `bestmove m resign`), or claim to have no move
-//! (`bestmove (none)`, `nobestmove`). `--delay` waits
+//! (`bestmove (none)`, `nobestmove`). Gomoku only: `occupied` and `offboard` play a stone
+//! on an occupied point (the first stone on the board) or just right of the board (`W,0`);
+//! for Xiangqi they play an illegal move as `illegal` does. `--delay` waits
 //! before every move; `--score` is the score reported in an `info` line before every move;
-//! `--ranks 1` numbers ranks 1-10 in UCI moves, as Fairy-Stockfish does.
+//! `--ranks 1` numbers ranks 1-10 in UCI moves, as Fairy-Stockfish does. Piskvork `ABOUT`
+//! is answered with `name="qilin-test-engine", version="1"` (`reply`, the default), with
+//! `UNKNOWN` (`unknown`), not at all (`silent`), or only just before the first move
+//! (`late`). Random Gomoku moves are any free point (no rule knowledge).
 
 use std::io::{self, BufRead, Write};
 use std::thread;
@@ -30,7 +36,22 @@ enum Mode {
     Garbage,
     Resign,
     NoMove,
+    Occupied,
+    OffBoard,
 }
+
+/// How the Piskvork test engine answers `ABOUT`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum About {
+    Reply,
+    Unknown,
+    Silent,
+    Late,
+}
+
+/// The test engine's answer to `ABOUT`.
+const ABOUT_LINE: &str =
+    "name=\"qilin-test-engine\", version=\"1\", author=\"the Qilin developers\"";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Proto {
@@ -47,6 +68,7 @@ struct Settings {
     delay: Duration,
     score: i32,
     ranks_one_based: bool,
+    about: About,
 }
 
 fn parse_settings(args: &[String]) -> Result<Settings, String> {
@@ -58,6 +80,7 @@ fn parse_settings(args: &[String]) -> Result<Settings, String> {
         delay: Duration::ZERO,
         score: 0,
         ranks_one_based: false,
+        about: About::Reply,
     };
     let mut words = args.iter();
     while let Some(flag) = words.next() {
@@ -79,6 +102,8 @@ fn parse_settings(args: &[String]) -> Result<Settings, String> {
                     "garbage" => Mode::Garbage,
                     "resign" => Mode::Resign,
                     "nomove" => Mode::NoMove,
+                    "occupied" => Mode::Occupied,
+                    "offboard" => Mode::OffBoard,
                     _ => return Err(format!("unknown mode '{value}'")),
                 }
             }
@@ -95,6 +120,15 @@ fn parse_settings(args: &[String]) -> Result<Settings, String> {
             "--delay" => settings.delay = Duration::from_millis(number()?.max(0) as u64),
             "--score" => settings.score = number()? as i32,
             "--ranks" => settings.ranks_one_based = number()? == 1,
+            "--about" => {
+                settings.about = match value.as_str() {
+                    "reply" => About::Reply,
+                    "unknown" => About::Unknown,
+                    "silent" => About::Silent,
+                    "late" => About::Late,
+                    _ => return Err(format!("unknown --about '{value}'")),
+                }
+            }
             _ => return Err(format!("unknown argument '{flag}'")),
         }
     }
@@ -109,9 +143,12 @@ struct TestEngine {
     moves_played: u32,
     /// Xiangqi position from the last `position` command.
     position: Option<Position>,
-    /// Gomoku board: side length and occupied cells.
-    board_size: u32,
+    /// Gomoku board: columns, rows and occupied cells.
+    width: u32,
+    height: u32,
     stones: Vec<(u32, u32)>,
+    /// `--about late`: the answer to `ABOUT` is still to be printed.
+    about_owed: bool,
     /// Collecting `BOARD` lines.
     in_board: bool,
 }
@@ -168,7 +205,12 @@ impl TestEngine {
         let Some(position) = &self.position else {
             return "a0a1".to_string();
         };
-        if self.misbehaving() && self.settings.mode == Mode::Illegal {
+        if self.misbehaving()
+            && matches!(
+                self.settings.mode,
+                Mode::Illegal | Mode::Occupied | Mode::OffBoard
+            )
+        {
             for from in 0..90 {
                 for to in 0..90 {
                     if let (Some(from), Some(to)) =
@@ -190,14 +232,27 @@ impl TestEngine {
     }
 
     fn gomoku_move(&mut self) -> String {
-        if self.misbehaving() && self.settings.mode == Mode::Illegal {
-            return match self.stones.first() {
-                Some(&(x, y)) => format!("{x},{y}"),
-                None => format!("{0},{0}", self.board_size),
-            };
+        if self.misbehaving() {
+            let off_board = format!("{},0", self.width);
+            match self.settings.mode {
+                Mode::Illegal => {
+                    return match self.stones.first() {
+                        Some(&(x, y)) => format!("{x},{y}"),
+                        None => format!("{},{}", self.width, self.height),
+                    };
+                }
+                Mode::Occupied => {
+                    if let Some(&(x, y)) = self.stones.first() {
+                        return format!("{x},{y}");
+                    }
+                }
+                Mode::OffBoard => return off_board,
+                _ => {}
+            }
         }
-        let free: Vec<(u32, u32)> = (0..self.board_size)
-            .flat_map(|y| (0..self.board_size).map(move |x| (x, y)))
+        let width = self.width;
+        let free: Vec<(u32, u32)> = (0..self.height)
+            .flat_map(|y| (0..width).map(move |x| (x, y)))
             .filter(|cell| !self.stones.contains(cell))
             .collect();
         if free.is_empty() {
@@ -227,8 +282,12 @@ impl TestEngine {
                     self.say(reply);
                     return Next::Continue;
                 }
-                Mode::Random | Mode::Illegal | Mode::Resign => {}
+                Mode::Random | Mode::Illegal | Mode::Resign | Mode::Occupied | Mode::OffBoard => {}
             }
+        }
+        if self.about_owed {
+            self.about_owed = false;
+            self.say(ABOUT_LINE);
         }
         if !self.settings.delay.is_zero() {
             thread::sleep(self.settings.delay);
@@ -321,9 +380,23 @@ impl TestEngine {
         }
         match first.as_str() {
             "START" => {
-                self.board_size = words.get(1).and_then(|w| w.parse().ok()).unwrap_or(15);
+                let size = words.get(1).and_then(|w| w.parse().ok()).unwrap_or(15);
+                (self.width, self.height) = (size, size);
                 self.stones.clear();
                 self.say("OK");
+            }
+            "RECTSTART" => {
+                let sides: Vec<u32> = words
+                    .get(1)
+                    .map(|w| w.split(',').filter_map(|p| p.trim().parse().ok()).collect())
+                    .unwrap_or_default();
+                if let [width, height] = sides[..] {
+                    (self.width, self.height) = (width, height);
+                    self.stones.clear();
+                    self.say("OK");
+                } else {
+                    self.say("ERROR bad RECTSTART");
+                }
             }
             "RESTART" => {
                 self.stones.clear();
@@ -345,7 +418,12 @@ impl TestEngine {
                 self.in_board = true;
             }
             "INFO" => {}
-            "ABOUT" => self.say("name=\"qilin-test-engine\", version=\"1\""),
+            "ABOUT" => match self.settings.about {
+                About::Reply => self.say(ABOUT_LINE),
+                About::Unknown => self.say("UNKNOWN ABOUT"),
+                About::Silent => {}
+                About::Late => self.about_owed = true,
+            },
             "END" => return Next::Exit(0),
             _ => self.say(&format!("UNKNOWN {line}")),
         }
@@ -368,8 +446,10 @@ pub fn test_engine_main(args: &[String]) -> i32 {
         out: io::stdout(),
         moves_played: 0,
         position: None,
-        board_size: 15,
+        width: 15,
+        height: 15,
         stones: Vec::new(),
+        about_owed: false,
         in_board: false,
     };
     let stdin = io::stdin();
