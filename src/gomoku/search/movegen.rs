@@ -28,6 +28,66 @@ pub fn renju_black(pos: &Pos, color: Color) -> bool {
     color == Color::Black && pos.board.rule() == Rule::Renju
 }
 
+/// True under caro rules, where a block can also close the other end of a five.
+#[inline]
+pub fn is_caro(pos: &Pos) -> bool {
+    matches!(pos.board.rule(), Rule::Caro | Rule::CaroExact)
+}
+
+/// The cells among `att`'s five points `fives` where the other colour stops every five at
+/// once (none when two fives are independent; under caro one block can also close the other
+/// five's far end). A black defender cannot use a forbidden point.
+pub fn real_blocks(pos: &mut Pos, att: Color, fives: &[Cell]) -> Vec<Cell> {
+    let def = att.flip();
+    let mut out = Vec::new();
+    if fives.len() >= 2 && !is_caro(pos) {
+        return out;
+    }
+    for &f in fives {
+        if forbidden_for(pos, f, def) {
+            continue;
+        }
+        if fives.len() == 1 {
+            out.push(f);
+            continue;
+        }
+        pos.play_as(f, def);
+        let stopped = pos.board.threat_count(att, Threat::Five) == 0;
+        pos.undo();
+        if stopped {
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// True when the side to move's four on `cell` cannot be stopped (two fives no single block
+/// stops; under caro checked by trying each block).
+fn open_four_is_real(pos: &mut Pos, cell: Cell) -> bool {
+    if !is_caro(pos) {
+        return true;
+    }
+    let us = pos.us();
+    let mut fives = Vec::with_capacity(4);
+    pos.play(cell);
+    pos.fives_around(cell, us, &mut fives);
+    let real = !fives.is_empty() && real_blocks(pos, us, &fives).is_empty();
+    pos.undo();
+    real
+}
+
+/// The side to move's first open-four point that really wins.
+fn real_open_four(pos: &mut Pos) -> Option<Cell> {
+    let us = pos.us();
+    if !is_caro(pos) {
+        return pos.find(us, Threat::Flex4);
+    }
+    let mut cells = Vec::new();
+    pos.cells_with(us, Threat::Flex4, &mut cells);
+    cells.retain(|&c| pos.board.threat(c, us) == Threat::Flex4);
+    cells.into_iter().find(|&c| open_four_is_real(pos, c))
+}
+
 /// With the side to move's four-three on `cell`: after the forced block, does the three
 /// still make a straight four (renju black: on a point that is not forbidden)?
 fn four_three_is_real(pos: &mut Pos, cell: Cell) -> bool {
@@ -39,7 +99,7 @@ fn four_three_is_real(pos: &mut Pos, cell: Cell) -> bool {
         true
     } else if let Some(&block) = fives.first() {
         pos.play(block);
-        let real = pos.board.threat_count(us, Threat::Flex4) > 0;
+        let real = pos.board.threat_count(us, Threat::Flex4) > 0 && real_open_four(pos).is_some();
         pos.undo();
         real
     } else {
@@ -62,8 +122,10 @@ pub fn static_win(pos: &mut Pos) -> Option<(usize, Cell)> {
     if pos.board.threat_count(them, Threat::Five) > 0 {
         return None;
     }
-    if pos.board.threat_count(us, Threat::Flex4) > 0 {
-        return pos.find(us, Threat::Flex4).map(|c| (3, c));
+    if pos.board.threat_count(us, Threat::Flex4) > 0
+        && let Some(c) = real_open_four(pos)
+    {
+        return Some((3, c));
     }
     if pos.board.threat_count(us, Threat::Block4Flex3) > 0 && four_cells(pos, them) == 0 {
         let mut cells = Vec::new();
@@ -72,7 +134,7 @@ pub fn static_win(pos: &mut Pos) -> Option<(usize, Cell)> {
             if pos.board.threat(c, us) != Threat::Block4Flex3 {
                 continue;
             }
-            if !renju_black(pos, us) || four_three_is_real(pos, c) {
+            if !(renju_black(pos, us) || is_caro(pos)) || four_three_is_real(pos, c) {
                 return Some((5, c));
             }
         }
@@ -101,14 +163,12 @@ pub fn generate(pos: &mut Pos) -> Gen {
     if pos.board.threat_count(them, Threat::Five) > 0 {
         let mut fives = Vec::new();
         pos.cells_with(them, Threat::Five, &mut fives);
-        if fives.len() != 1 {
-            return Gen::Lost(2);
-        }
-        let block = fives[0];
-        if forbidden_for(pos, block, us) {
-            return Gen::Lost(2);
-        }
-        return Gen::Forced(block);
+        let blocks = real_blocks(pos, them, &fives);
+        return match blocks.len() {
+            0 => Gen::Lost(2),
+            1 => Gen::Forced(blocks[0]),
+            _ => Gen::Defend(blocks),
+        };
     }
     if pos.board.threat_count(them, Threat::Flex4) > 0 {
         let mut moves = defences(pos, us);

@@ -4,7 +4,7 @@
 //! Renju: black never plays a forbidden point; a forced block on a black forbidden point
 //! means black cannot block. Failures are cached by position and depth.
 
-use super::movegen::{defences, forbidden_for, four_cells, static_win};
+use super::movegen::{defences, forbidden_for, four_cells, real_blocks, static_win};
 use super::pos::Pos;
 use crate::gomoku::{Cell, Color, Threat};
 
@@ -137,15 +137,11 @@ impl<'a, T: Tick> ThreatSearch<'a, T> {
         self.aborted
     }
 
-    /// The single five point of `color` when it has exactly one.
-    fn only_five(&self, color: Color) -> Result<Cell, usize> {
+    /// The cells where the other colour stops all of `color`'s five points.
+    fn blocks_of(&mut self, color: Color) -> Vec<Cell> {
         let mut fives = Vec::new();
         self.pos.cells_with(color, Threat::Five, &mut fives);
-        if fives.len() == 1 {
-            Ok(fives[0])
-        } else {
-            Err(fives.len())
-        }
+        real_blocks(self.pos, color, &fives)
     }
 
     /// VCF for the side to move, iterative deepening up to `max_depth` attacker moves.
@@ -183,22 +179,21 @@ impl<'a, T: Tick> ThreatSearch<'a, T> {
         let mut moves = Vec::new();
         if board.threat_count(def, Threat::Five) > 0 {
             // The defender's block made a four: block it, with a four of our own.
-            let Ok(block) = self.only_five(def) else {
-                return false;
-            };
-            if forbidden_for(self.pos, block, att)
-                || self.pos.board.threat(block, att) < Threat::Block4
-            {
+            let blocks = self.blocks_of(def);
+            moves.extend(
+                blocks
+                    .into_iter()
+                    .filter(|&b| self.pos.board.threat(b, att) >= Threat::Block4),
+            );
+            if moves.is_empty() {
                 return false;
             }
-            moves.push(block);
-        } else if board.threat_count(att, Threat::Flex4) > 0 {
-            if let Some(c) = self.pos.find(att, Threat::Flex4) {
-                self.line.push(c);
-                self.finish_open_four(c, att);
-                return true;
-            }
-            return false;
+        } else if board.threat_count(att, Threat::Flex4) > 0
+            && let Some((3, c)) = static_win(self.pos)
+        {
+            self.line.push(c);
+            self.finish_open_four(c, att);
+            return true;
         }
         if depth == 0 {
             return false;
@@ -220,20 +215,21 @@ impl<'a, T: Tick> ThreatSearch<'a, T> {
             }
             let len = self.line.len();
             self.line.push(c);
-            if fives.len() >= 2 {
-                // Two five points: the defender blocks one, the other wins.
-                self.line.push(fives[0]);
-                self.line.push(fives[1]);
+            let blocks = real_blocks(self.pos, att, &fives);
+            if blocks.is_empty() {
+                // No block stops the fives (two of them, or black may not block).
                 self.pos.undo();
+                self.line.truncate(len);
+                self.line.push(c);
+                self.finish_open_four(c, att);
                 return true;
             }
-            let block = fives[0];
-            if forbidden_for(self.pos, block, def) {
-                // Black cannot block on a forbidden point: white's five is unstoppable.
-                self.line.push(block);
+            if blocks.len() > 1 {
                 self.pos.undo();
-                return true;
+                self.line.truncate(len);
+                continue;
             }
+            let block = blocks[0];
             self.line.push(block);
             self.pos.play(block);
             let win = self.vcf_attack(depth - 1, ply + 2);
@@ -251,16 +247,25 @@ impl<'a, T: Tick> ThreatSearch<'a, T> {
         false
     }
 
-    /// Appends the defender's block of an open four just played on `c` and the five.
+    /// Appends, after the attacker's unstoppable four on `c`, the defender's first five
+    /// point (a block that fails, or a forbidden point black cannot play: then the line
+    /// ends there) and the attacker's five.
     fn finish_open_four(&mut self, c: Cell, att: Color) {
+        let def = att.flip();
         let mut fives = Vec::with_capacity(4);
         self.pos.play(c);
         self.pos.fives_around(c, att, &mut fives);
-        self.pos.undo();
-        if fives.len() >= 2 {
-            self.line.push(fives[0]);
-            self.line.push(fives[1]);
+        if let Some(&f) = fives.first() {
+            self.line.push(f);
+            if !forbidden_for(self.pos, f, def) {
+                self.pos.play(f);
+                if let Some(w) = self.pos.find(att, Threat::Five) {
+                    self.line.push(w);
+                }
+                self.pos.undo();
+            }
         }
+        self.pos.undo();
     }
 
     /// VCT for the side to move, iterative deepening up to `max_depth` attacker moves.
@@ -288,19 +293,21 @@ impl<'a, T: Tick> ThreatSearch<'a, T> {
         let att = self.pos.us();
         let def = att.flip();
         if self.pos.board.threat_count(def, Threat::Five) > 0 {
-            let Ok(block) = self.only_five(def) else {
-                return false;
-            };
-            if forbidden_for(self.pos, block, att) {
-                return false;
+            for block in self.blocks_of(def) {
+                self.pos.play(block);
+                let win = self.vct_defend(depth, ply + 1);
+                self.pos.undo();
+                if win {
+                    if ply == 0 {
+                        self.vct_move = Some(block);
+                    }
+                    return true;
+                }
+                if self.aborted {
+                    return false;
+                }
             }
-            self.pos.play(block);
-            let win = self.vct_defend(depth, ply + 1);
-            self.pos.undo();
-            if win && ply == 0 {
-                self.vct_move = Some(block);
-            }
-            return win;
+            return false;
         }
         if let Some((_, c)) = static_win(self.pos) {
             if ply == 0 {
@@ -358,17 +365,15 @@ impl<'a, T: Tick> ThreatSearch<'a, T> {
             return false;
         }
         if board.threat_count(att, Threat::Five) > 0 {
-            let block = match self.only_five(att) {
-                Ok(b) => b,
-                Err(_) => return true,
-            };
-            if forbidden_for(self.pos, block, def) {
-                return true;
+            for block in self.blocks_of(att) {
+                self.pos.play(block);
+                let win = self.vct_attack(depth, ply + 1);
+                self.pos.undo();
+                if !win || self.aborted {
+                    return false;
+                }
             }
-            self.pos.play(block);
-            let win = self.vct_attack(depth, ply + 1);
-            self.pos.undo();
-            return win;
+            return true;
         }
         if board.threat_count(att, Threat::Flex4) == 0 {
             return false;
