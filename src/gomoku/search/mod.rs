@@ -222,10 +222,7 @@ impl Searcher {
         // Root VCF, then VCT.
         let vcf_line = {
             let mut counter = Counter::new(&shared);
-            let mut capped = RootBudget {
-                inner: &mut counter,
-                left: params.vcf_nodes,
-            };
+            let mut capped = RootBudget::new(&mut counter, control, params.vcf_nodes, 10);
             let mut ts = ThreatSearch::new(&mut pos, &mut capped, &mut self.cache);
             let line = if ts.vcf(64) {
                 std::mem::take(&mut ts.line)
@@ -241,10 +238,7 @@ impl Searcher {
         }
         if params.vct && params.vct_nodes > 0 && !matches!(state, Gen::Lost(_)) {
             let mut counter = Counter::new(&shared);
-            let mut capped = RootBudget {
-                inner: &mut counter,
-                left: params.vct_nodes,
-            };
+            let mut capped = RootBudget::new(&mut counter, control, params.vct_nodes, 25);
             let mut ts = ThreatSearch::new(&mut pos, &mut capped, &mut self.cache);
             let found = if ts.vct(12) {
                 ts.vct_move.map(|c| (c, 2 * ts.seldepth.max(1) + 1))
@@ -326,10 +320,42 @@ fn evaluate_after(pos: &mut Pos, cell: Cell) -> i32 {
     v.clamp(-INFINITE + 1, INFINITE - 1)
 }
 
-/// A node budget for a root threat stage on top of the thread's counter.
+/// A node and time budget for a root threat stage on top of the thread's counter.
 struct RootBudget<'c, 'a> {
     inner: &'c mut Counter<'a>,
+    control: &'c SearchControl,
     left: u64,
+    /// Stop after this many ms on the clock (`u64::MAX`: no time budget).
+    until_ms: u64,
+}
+
+impl<'c, 'a> RootBudget<'c, 'a> {
+    /// `nodes` at most, and at most `percent` of the soft time limit (of the node limit too).
+    fn new(
+        inner: &'c mut Counter<'a>,
+        control: &'c SearchControl,
+        nodes: u64,
+        percent: u64,
+    ) -> RootBudget<'c, 'a> {
+        let soft = control.soft_ms();
+        let until_ms = if soft == u64::MAX {
+            u64::MAX
+        } else {
+            soft.saturating_mul(percent) / 100
+        };
+        let limit = control.node_limit();
+        let nodes = if limit == u64::MAX {
+            nodes
+        } else {
+            nodes.min(limit.saturating_mul(percent) / 100)
+        };
+        RootBudget {
+            inner,
+            control,
+            left: nodes,
+            until_ms,
+        }
+    }
 }
 
 impl Tick for RootBudget<'_, '_> {
@@ -339,6 +365,14 @@ impl Tick for RootBudget<'_, '_> {
             return true;
         }
         self.left -= 1;
+        if self.until_ms != u64::MAX
+            && self.left.is_multiple_of(128)
+            && self.control.clock_elapsed_ms() >= self.until_ms
+            && !self.control.pondering()
+        {
+            self.left = 0;
+            return true;
+        }
         self.inner.tick()
     }
 }
