@@ -5,6 +5,7 @@
 //! [`SearchControl`] and report [`SearchInfo`] / [`SearchOutcome`]; protocol modules format them.
 
 pub mod control;
+pub mod score;
 pub mod tt;
 pub mod worker;
 

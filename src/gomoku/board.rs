@@ -347,6 +347,13 @@ impl Board {
         )
     }
 
+    /// `color`'s four line patterns at `cell` in one word, 4 bits a direction (direction `d`
+    /// at bits `4d..4d+4`, see [`crate::gomoku::pattern::unpack_word`]); 0 on occupied cells.
+    #[inline]
+    pub fn pattern_word(&self, cell: Cell, color: Color) -> u16 {
+        self.patterns[cell.index()][color.index()]
+    }
+
     /// `color`'s threat class at the empty `cell`; `None` on occupied cells.
     #[inline]
     pub fn threat(&self, cell: Cell, color: Color) -> Threat {

@@ -4,6 +4,7 @@
 pub mod board;
 pub mod pattern;
 pub mod rules;
+pub mod search;
 pub mod types;
 
 pub use board::{Board, Forbidden, SizeError};

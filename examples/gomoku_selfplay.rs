@@ -1,0 +1,102 @@
+//! Fast self-play to sanity-check the Gomoku search: `cargo run --release --example
+//! gomoku_selfplay [games] [nodes] [rule] [size]`. Each game starts from a random
+//! three-stone opening near the centre (seeded); both sides search a fixed node budget. It
+//! reports results, game lengths and every claimed forced win that the claimant did not
+//! convert (a false mate claim is a search bug).
+
+use qilin::engine::{Limits, Score, SearchControl};
+use qilin::gomoku::search::{SearchParams, Searcher};
+use qilin::gomoku::{Cell, Color, Game, Rule, Verdict};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let games: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(10);
+    let nodes: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(50_000);
+    let rule = args
+        .get(3)
+        .and_then(|a| Rule::parse(a))
+        .unwrap_or(Rule::Freestyle);
+    let size: usize = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(15);
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut wins = [0usize; 2];
+    let mut draws = 0;
+    let mut false_claims = 0;
+    let mut total_plies = 0;
+    let start = std::time::Instant::now();
+    for g in 0..games {
+        let mut game = Game::new(size, size, rule).expect("size");
+        let mut searcher = Searcher::new(32, 1);
+        let c = size / 2;
+        // A random opening of three stones within two of the centre.
+        while game.board().stone_count() < 3 {
+            let x = c + rng.random_range(0..5) - 2;
+            let y = c + rng.random_range(0..5) - 2;
+            let cell = Cell::from_xy(x, y).expect("cell");
+            if game.board().is_empty(cell) {
+                let _ = game.play(cell);
+            }
+        }
+        let mut claims: Vec<(Color, usize, i32)> = Vec::new();
+        let verdict = loop {
+            let control = SearchControl::new(&Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            });
+            let side = game.side_to_move();
+            let out = searcher.search(
+                game.board(),
+                &SearchParams::default(),
+                &control,
+                &mut |_| {},
+            );
+            let Some(mv) = out.best else {
+                break Verdict::Draw;
+            };
+            if let Score::MatePlies(p) = out.score
+                && p > 0
+            {
+                claims.push((side, game.board().stone_count(), p));
+            }
+            match game.play(mv) {
+                Ok(Verdict::Ongoing) => {}
+                Ok(v) => break v,
+                Err(e) => panic!("illegal move {mv}: {e}"),
+            }
+        };
+        total_plies += game.board().stone_count();
+        let winner = match verdict {
+            Verdict::Win { winner, reason } => {
+                wins[winner.index()] += 1;
+                if reason.name() != "five" {
+                    println!("game {g}: {} lost by {reason}", winner.flip().name());
+                }
+                Some(winner)
+            }
+            _ => {
+                draws += 1;
+                None
+            }
+        };
+        for (side, at, p) in &claims {
+            if Some(*side) != winner {
+                false_claims += 1;
+                println!(
+                    "game {g}: {} claimed a win in {p} plies at stone {at} but did not win: {:?}",
+                    side.name(),
+                    game.board()
+                );
+                break;
+            }
+        }
+    }
+    println!(
+        "{games} games {rule} {size}x{size}, {nodes} nodes a move: black {} white {} draws {draws}, \
+         mean length {:.1}, games with false win claims {false_claims}, {:.1} s",
+        wins[0],
+        wins[1],
+        total_plies as f64 / games.max(1) as f64,
+        start.elapsed().as_secs_f64()
+    );
+}

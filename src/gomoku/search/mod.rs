@@ -1,0 +1,402 @@
+//! The Gomoku search: static win checks and threat-state move generation from the board's
+//! incremental threat classes, a principal variation search with iterative deepening,
+//! aspiration windows, the shared transposition table, killers, history and late-move
+//! reductions, a VCF quiescence stage, root VCF and VCT stages, and Lazy SMP.
+//!
+//! With one thread the search depends only on the board, the parameters, the table contents
+//! and the limits in nodes or depth, never on the clock: a fixed node count gives the same
+//! result every time.
+
+pub mod bench;
+pub mod eval;
+pub mod movegen;
+pub mod pos;
+pub mod threat;
+mod tree;
+pub mod weights;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use crate::engine::score::{INFINITE, RootMove, mate_in, report_score};
+use crate::engine::tt::TranspositionTable;
+use crate::engine::{Bound, Score, SearchControl, SearchInfo, SearchOutcome};
+use crate::gomoku::types::CELLS;
+use crate::gomoku::{Board, Cell};
+
+pub use bench::{BenchReport, bench};
+use movegen::{Gen, forbidden_for, generate, order_value, static_win};
+use pos::Pos;
+use threat::{FailCache, ThreatSearch, Tick};
+use tree::{Counter, Worker};
+
+/// Internal units per reported point.
+pub const UNITS_PER_CP: i32 = 1;
+
+/// What to search for, beyond the limits held by the `SearchControl`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchParams {
+    /// Run the VCT stage at the root before the main search.
+    pub vct: bool,
+    /// Node budget of the root VCF stage.
+    pub vcf_nodes: u64,
+    /// Node budget of the root VCT stage.
+    pub vct_nodes: u64,
+}
+
+impl Default for SearchParams {
+    fn default() -> SearchParams {
+        SearchParams {
+            vct: true,
+            vcf_nodes: 100_000,
+            vct_nodes: 200_000,
+        }
+    }
+}
+
+/// Per-thread move-ordering tables: kept between searches, cleared on a new game.
+pub struct Heuristics {
+    /// `[colour][cell index]`.
+    pub history: Box<[[i32; CELLS]; 2]>,
+    /// Two moves per ply that caused a cutoff.
+    pub killers: Vec<[Option<Cell>; 2]>,
+}
+
+impl Heuristics {
+    fn new() -> Heuristics {
+        Heuristics {
+            history: Box::new([[0; CELLS]; 2]),
+            killers: vec![[None; 2]; crate::engine::score::MAX_PLY + 4],
+        }
+    }
+
+    fn clear(&mut self) {
+        for side in self.history.iter_mut() {
+            side.iter_mut().for_each(|h| *h = 0);
+        }
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+    }
+
+    /// Halves the history between searches.
+    fn age(&mut self) {
+        for side in self.history.iter_mut() {
+            side.iter_mut().for_each(|h| *h /= 2);
+        }
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+    }
+}
+
+/// Data every search thread shares.
+pub(crate) struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub control: &'a SearchControl,
+    /// Set when the main thread is done, to stop the helpers.
+    pub stop: AtomicBool,
+    /// Nodes of all threads (each thread adds its count in batches).
+    pub nodes: AtomicU64,
+}
+
+/// The Gomoku searcher: owns its transposition table and heuristic tables. `Send`.
+pub struct Searcher {
+    tt: TranspositionTable,
+    threads: usize,
+    heuristics: Vec<Heuristics>,
+    cache: FailCache,
+}
+
+impl Searcher {
+    /// A searcher with a table of `hash_mb` megabytes and `threads` search threads.
+    pub fn new(hash_mb: usize, threads: usize) -> Searcher {
+        let threads = threads.clamp(1, 256);
+        Searcher {
+            tt: TranspositionTable::new(hash_mb),
+            threads,
+            heuristics: (0..threads).map(|_| Heuristics::new()).collect(),
+            cache: FailCache::new(),
+        }
+    }
+
+    /// Resizes the table (its contents are lost).
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        self.tt = TranspositionTable::new(mb);
+    }
+
+    /// Sets the number of search threads (at least one).
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads = n.clamp(1, 256);
+        self.heuristics.resize_with(self.threads, Heuristics::new);
+    }
+
+    /// Forgets everything learnt: for a new game.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        for h in &mut self.heuristics {
+            h.clear();
+        }
+        self.cache.clear();
+    }
+
+    /// Searches `board`'s side to move under `control`'s limits (depth, nodes, time), reports
+    /// one `SearchInfo` per finished iteration, returns the move (`None` only on a full
+    /// board). In ponder or infinite mode it waits for `stop` or `ponderhit` before returning.
+    pub fn search(
+        &mut self,
+        board: &Board,
+        params: &SearchParams,
+        control: &SearchControl,
+        report: &mut dyn FnMut(SearchInfo<Cell>),
+    ) -> SearchOutcome<Cell> {
+        let outcome = self.search_inner(board, params, control, report);
+        control.wait_for_release();
+        outcome
+    }
+
+    fn search_inner(
+        &mut self,
+        board: &Board,
+        params: &SearchParams,
+        control: &SearchControl,
+        report: &mut dyn FnMut(SearchInfo<Cell>),
+    ) -> SearchOutcome<Cell> {
+        let mut pos = Pos::new(board);
+        if board.is_full() {
+            return SearchOutcome {
+                best: None,
+                ponder: None,
+                score: Score::Cp(0),
+                depth: 0,
+                nodes: 0,
+            };
+        }
+        self.tt.new_search();
+        if self.heuristics.len() != self.threads {
+            self.heuristics.resize_with(self.threads, Heuristics::new);
+        }
+        for h in &mut self.heuristics {
+            h.age();
+        }
+        let us = pos.us();
+        let shared = Shared {
+            tt: &self.tt,
+            control,
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+        };
+        let instant = |best: Cell,
+                       score: i32,
+                       pv: Vec<Cell>,
+                       nodes: u64,
+                       report: &mut dyn FnMut(SearchInfo<Cell>)| {
+            let score = report_score(score, UNITS_PER_CP);
+            report(SearchInfo {
+                depth: 1,
+                seldepth: pv.len() as u32,
+                multipv: 1,
+                score,
+                bound: Bound::Exact,
+                nodes,
+                time_ms: control.elapsed_ms(),
+                hashfull: 0,
+                pv: pv.clone(),
+            });
+            SearchOutcome {
+                best: Some(best),
+                ponder: pv.get(1).copied(),
+                score,
+                depth: 1,
+                nodes,
+            }
+        };
+
+        // Wins by the classes alone, then the forced move.
+        if let Some((plies, c)) = static_win(&mut pos) {
+            return instant(c, mate_in(plies), vec![c], 1, report);
+        }
+        let state = generate(&mut pos);
+        if let Gen::Forced(c) = state {
+            let mut counter = Counter::new(&shared);
+            counter.tick();
+            counter.flush();
+            return instant(c, evaluate_after(&mut pos, c), vec![c], 1, report);
+        }
+
+        // Root VCF, then VCT.
+        let vcf_line = {
+            let mut counter = Counter::new(&shared);
+            let mut capped = RootBudget::new(&mut counter, control, params.vcf_nodes, 10);
+            let mut ts = ThreatSearch::new(&mut pos, &mut capped, &mut self.cache);
+            let line = if ts.vcf(64) {
+                std::mem::take(&mut ts.line)
+            } else {
+                Vec::new()
+            };
+            counter.flush();
+            line
+        };
+        if let Some(&first) = vcf_line.first() {
+            let nodes = shared.nodes.load(Ordering::Relaxed);
+            return instant(first, mate_in(vcf_line.len()), vcf_line, nodes, report);
+        }
+        if params.vct && params.vct_nodes > 0 && !matches!(state, Gen::Lost(_)) {
+            let mut counter = Counter::new(&shared);
+            let mut capped = RootBudget::new(&mut counter, control, params.vct_nodes, 25);
+            let mut ts = ThreatSearch::new(&mut pos, &mut capped, &mut self.cache);
+            let found = if ts.vct(12) {
+                ts.vct_move.map(|c| (c, 2 * ts.seldepth.max(1) + 1))
+            } else {
+                None
+            };
+            counter.flush();
+            if let Some((c, plies)) = found {
+                let nodes = shared.nodes.load(Ordering::Relaxed);
+                return instant(c, mate_in(plies), vec![c], nodes, report);
+            }
+        }
+
+        // Root moves by the threat state, ordered.
+        let mut cells: Vec<Cell> = match state {
+            Gen::Defend(list) => list,
+            _ => {
+                let mut all = Vec::new();
+                pos.for_each_candidate(|c| {
+                    if !forbidden_for(&pos, c, us) {
+                        all.push(c);
+                    }
+                });
+                all
+            }
+        };
+        if cells.is_empty() {
+            // Only forbidden points near the stones: any free point that is not.
+            cells = board
+                .empty_cells()
+                .filter(|&c| !forbidden_for(&pos, c, us))
+                .take(1)
+                .collect();
+            if cells.is_empty() {
+                cells = board.empty_cells().take(1).collect();
+            }
+        }
+        cells.sort_by_key(|&c| (std::cmp::Reverse(order_value(&pos, c, us)), c.index()));
+        let root_moves: Vec<RootMove<Cell>> = cells.iter().map(|&c| RootMove::new(c)).collect();
+        if root_moves.len() == 1 {
+            let c = root_moves[0].mv;
+            return instant(c, evaluate_after(&mut pos, c), vec![c], 1, report);
+        }
+
+        let (main_h, helpers) = match self.heuristics.split_first_mut() {
+            Some(split) => split,
+            None => unreachable!("there is always at least one thread"),
+        };
+        let shared_ref = &shared;
+        let outcome = std::thread::scope(|scope| {
+            for (i, h) in helpers.iter_mut().enumerate() {
+                let pos = pos.clone();
+                let mut moves = root_moves.clone();
+                // Helpers start from a different move order too.
+                let k = (i + 1) % moves.len().min(4);
+                moves.swap(0, k);
+                scope.spawn(move || {
+                    let mut worker = Worker::new(shared_ref, pos, moves, h, i + 1);
+                    worker.iterate(None);
+                });
+            }
+            let mut worker = Worker::new(shared_ref, pos.clone(), root_moves.clone(), main_h, 0);
+            let outcome = worker.iterate(Some(report));
+            shared_ref.stop.store(true, Ordering::Release);
+            outcome
+        });
+        SearchOutcome {
+            nodes: shared.nodes.load(Ordering::Relaxed),
+            ..outcome
+        }
+    }
+}
+
+/// The evaluation after `cell` is played, from the mover's side.
+fn evaluate_after(pos: &mut Pos, cell: Cell) -> i32 {
+    pos.play(cell);
+    let v = -eval::evaluate(pos);
+    pos.undo();
+    v.clamp(-INFINITE + 1, INFINITE - 1)
+}
+
+/// A node and time budget for a root threat stage on top of the thread's counter.
+struct RootBudget<'c, 'a> {
+    inner: &'c mut Counter<'a>,
+    control: &'c SearchControl,
+    left: u64,
+    /// Stop after this many ms on the clock (`u64::MAX`: no time budget).
+    until_ms: u64,
+}
+
+impl<'c, 'a> RootBudget<'c, 'a> {
+    /// `nodes` at most, and at most `percent` of the soft time limit (of the node limit too).
+    fn new(
+        inner: &'c mut Counter<'a>,
+        control: &'c SearchControl,
+        nodes: u64,
+        percent: u64,
+    ) -> RootBudget<'c, 'a> {
+        let soft = control.soft_ms();
+        let until_ms = if soft == u64::MAX {
+            u64::MAX
+        } else {
+            soft.saturating_mul(percent) / 100
+        };
+        let limit = control.node_limit();
+        let nodes = if limit == u64::MAX {
+            nodes
+        } else {
+            nodes.min(limit.saturating_mul(percent) / 100)
+        };
+        RootBudget {
+            inner,
+            control,
+            left: nodes,
+            until_ms,
+        }
+    }
+}
+
+impl Tick for RootBudget<'_, '_> {
+    #[inline]
+    fn tick(&mut self) -> bool {
+        if self.left == 0 {
+            return true;
+        }
+        self.left -= 1;
+        if self.until_ms != u64::MAX
+            && self.left.is_multiple_of(128)
+            && self.control.clock_elapsed_ms() >= self.until_ms
+            && !self.control.pondering()
+        {
+            self.left = 0;
+            return true;
+        }
+        self.inner.tick()
+    }
+}
+
+impl crate::engine::Search for Searcher {
+    type Game = Board;
+    type Params = SearchParams;
+    type Move = Cell;
+
+    fn run(
+        &mut self,
+        game: &Board,
+        params: &SearchParams,
+        control: &SearchControl,
+        report: &mut dyn FnMut(SearchInfo<Cell>),
+    ) -> SearchOutcome<Cell> {
+        self.search(game, params, control, report)
+    }
+}
+
+/// The side to move's VCF on `board` (attacker's fours and the forced blocks alternating,
+/// ending with the five or with a block black may not play), searched within `max_nodes`.
+/// The board is returned unchanged.
+pub fn vcf(board: &mut Board, max_nodes: u64) -> Option<Vec<Cell>> {
+    let mut pos = Pos::new(board);
+    threat::vcf_line(&mut pos, max_nodes)
+}

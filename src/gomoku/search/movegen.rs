@@ -1,0 +1,229 @@
+//! Static win checks and move generation by threat state, both read from the board's
+//! incremental threat classes and counts.
+
+use super::eval::pattern_value;
+use super::pos::Pos;
+use super::weights::{ORDER_ATTACK, ORDER_DEFENCE};
+use crate::gomoku::{Cell, Color, Rule, Threat};
+
+/// Number of empty cells where `color` makes a four of any kind (a five point after it).
+#[inline]
+pub fn four_cells(pos: &Pos, color: Color) -> usize {
+    let b = &pos.board;
+    b.threat_count(color, Threat::Block4)
+        + b.threat_count(color, Threat::Block4Plus)
+        + b.threat_count(color, Threat::Block4Flex3)
+        + b.threat_count(color, Threat::Flex4)
+}
+
+/// True when black under renju may not play `cell`.
+#[inline]
+pub fn forbidden_for(pos: &Pos, cell: Cell, color: Color) -> bool {
+    color == Color::Black && pos.board.is_forbidden(cell)
+}
+
+/// True when `color` is renju black (forbidden points and fake threes apply).
+#[inline]
+pub fn renju_black(pos: &Pos, color: Color) -> bool {
+    color == Color::Black && pos.board.rule() == Rule::Renju
+}
+
+/// True under caro rules, where a block can also close the other end of a five.
+#[inline]
+pub fn is_caro(pos: &Pos) -> bool {
+    matches!(pos.board.rule(), Rule::Caro | Rule::CaroExact)
+}
+
+/// The cells among `att`'s five points `fives` where the other colour stops every five at
+/// once (none when two fives are independent; under caro one block can also close the other
+/// five's far end). A black defender cannot use a forbidden point.
+pub fn real_blocks(pos: &mut Pos, att: Color, fives: &[Cell]) -> Vec<Cell> {
+    let def = att.flip();
+    let mut out = Vec::new();
+    if fives.len() >= 2 && !is_caro(pos) {
+        return out;
+    }
+    for &f in fives {
+        if forbidden_for(pos, f, def) {
+            continue;
+        }
+        if fives.len() == 1 {
+            out.push(f);
+            continue;
+        }
+        pos.play_as(f, def);
+        let stopped = pos.board.threat_count(att, Threat::Five) == 0;
+        pos.undo();
+        if stopped {
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// True when the side to move's four on `cell` cannot be stopped (two fives no single block
+/// stops; under caro checked by trying each block).
+fn open_four_is_real(pos: &mut Pos, cell: Cell) -> bool {
+    if !is_caro(pos) {
+        return true;
+    }
+    let us = pos.us();
+    let mut fives = Vec::with_capacity(4);
+    pos.play(cell);
+    pos.fives_around(cell, us, &mut fives);
+    let real = !fives.is_empty() && real_blocks(pos, us, &fives).is_empty();
+    pos.undo();
+    real
+}
+
+/// The side to move's first open-four point that really wins.
+fn real_open_four(pos: &mut Pos) -> Option<Cell> {
+    let us = pos.us();
+    if !is_caro(pos) {
+        return pos.find(us, Threat::Flex4);
+    }
+    let mut cells = Vec::new();
+    pos.cells_with(us, Threat::Flex4, &mut cells);
+    cells.retain(|&c| pos.board.threat(c, us) == Threat::Flex4);
+    cells.into_iter().find(|&c| open_four_is_real(pos, c))
+}
+
+/// With the side to move's four-three on `cell`: after the forced block, does the three
+/// still make a straight four (renju black: on a point that is not forbidden)?
+fn four_three_is_real(pos: &mut Pos, cell: Cell) -> bool {
+    let us = pos.us();
+    let mut fives = Vec::with_capacity(4);
+    pos.play(cell);
+    pos.fives_around(cell, us, &mut fives);
+    let real = if fives.len() >= 2 {
+        true
+    } else if let Some(&block) = fives.first() {
+        pos.play(block);
+        let real = pos.board.threat_count(us, Threat::Flex4) > 0 && real_open_four(pos).is_some();
+        pos.undo();
+        real
+    } else {
+        false
+    };
+    pos.undo();
+    real
+}
+
+/// A win the side to move has by the threat classes alone: `(plies to the five, first move)`.
+/// Own five (1 ply); when the opponent has no five point: an open four or four-four
+/// (3 plies); a four-three when the opponent cannot make any four (5 plies), real for renju
+/// black.
+pub fn static_win(pos: &mut Pos) -> Option<(usize, Cell)> {
+    let us = pos.us();
+    let them = us.flip();
+    if pos.board.threat_count(us, Threat::Five) > 0 {
+        return pos.find(us, Threat::Five).map(|c| (1, c));
+    }
+    if pos.board.threat_count(them, Threat::Five) > 0 {
+        return None;
+    }
+    if pos.board.threat_count(us, Threat::Flex4) > 0
+        && let Some(c) = real_open_four(pos)
+    {
+        return Some((3, c));
+    }
+    if pos.board.threat_count(us, Threat::Block4Flex3) > 0 && four_cells(pos, them) == 0 {
+        let mut cells = Vec::new();
+        pos.cells_with(us, Threat::Block4Flex3, &mut cells);
+        for c in cells {
+            if pos.board.threat(c, us) != Threat::Block4Flex3 {
+                continue;
+            }
+            if !(renju_black(pos, us) || is_caro(pos)) || four_three_is_real(pos, c) {
+                return Some((5, c));
+            }
+        }
+    }
+    None
+}
+
+/// What the side to move may play, by the threat state (after [`static_win`] found nothing).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Gen {
+    /// Lost whatever is played: the opponent makes five this many plies from here.
+    Lost(usize),
+    /// Only this move (blocking the opponent's five point).
+    Forced(Cell),
+    /// Only these moves: the defences against the opponent's open three (or four-four
+    /// point), and the side to move's own fours.
+    Defend(Vec<Cell>),
+    /// Every candidate cell.
+    All,
+}
+
+/// The threat state of the side to move.
+pub fn generate(pos: &mut Pos) -> Gen {
+    let us = pos.us();
+    let them = us.flip();
+    if pos.board.threat_count(them, Threat::Five) > 0 {
+        let mut fives = Vec::new();
+        pos.cells_with(them, Threat::Five, &mut fives);
+        let blocks = real_blocks(pos, them, &fives);
+        return match blocks.len() {
+            0 => Gen::Lost(2),
+            1 => Gen::Forced(blocks[0]),
+            _ => Gen::Defend(blocks),
+        };
+    }
+    if pos.board.threat_count(them, Threat::Flex4) > 0 {
+        let mut moves = defences(pos, us);
+        let mut own = Vec::new();
+        pos.cells_with(us, Threat::Block4, &mut own);
+        for c in own {
+            if !moves.contains(&c) {
+                moves.push(c);
+            }
+        }
+        if moves.is_empty() {
+            return Gen::Lost(4);
+        }
+        return Gen::Defend(moves);
+    }
+    Gen::All
+}
+
+/// The cells where `us` (to move) removes every open-four point of the opponent, found by
+/// playing each of the opponent's four points and looking at the counts.
+pub fn defences(pos: &mut Pos, us: Color) -> Vec<Cell> {
+    let them = us.flip();
+    let mut tries = Vec::new();
+    pos.cells_with(them, Threat::Block4, &mut tries);
+    let mut out = Vec::new();
+    for d in tries {
+        if forbidden_for(pos, d, us) {
+            continue;
+        }
+        pos.play_as(d, us);
+        let ok = pos.board.threat_count(them, Threat::Flex4) == 0;
+        pos.undo();
+        if ok {
+            out.push(d);
+        }
+    }
+    out
+}
+
+/// Move-ordering value of `cell` for `us`: own class (attack), the opponent's class there
+/// (defence), and both sides' pattern values.
+#[inline]
+pub fn order_value(pos: &Pos, cell: Cell, us: Color) -> i32 {
+    let b = &pos.board;
+    let them = us.flip();
+    ORDER_ATTACK[b.threat(cell, us) as usize]
+        + ORDER_DEFENCE[b.threat(cell, them) as usize]
+        + 2 * pattern_value(b.pattern_word(cell, us))
+        + pattern_value(b.pattern_word(cell, them))
+}
+
+/// True for moves that late-move reductions and pruning must leave alone: own threes and
+/// better, and cells where the opponent would make a three or better.
+#[inline]
+pub fn is_tactical(pos: &Pos, cell: Cell, us: Color) -> bool {
+    let b = &pos.board;
+    b.threat(cell, us) >= Threat::Flex3 || b.threat(cell, us.flip()) >= Threat::Flex3
+}

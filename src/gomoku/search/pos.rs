@@ -1,0 +1,178 @@
+//! The search's position: the board plus what the search keeps beside it, the stone
+//! neighbourhood counts that define the candidate cells and the bounding box of the stones.
+
+use crate::gomoku::types::{CELLS, STRIDE};
+use crate::gomoku::{Board, Cell, Color, Threat};
+
+/// Offsets of the neighbourhood: every cell within two (king steps) and the cells three away
+/// along the four lines.
+const fn build_near() -> [isize; 32] {
+    let mut out = [0isize; 32];
+    let mut n = 0;
+    let mut dy: isize = -3;
+    while dy <= 3 {
+        let mut dx: isize = -3;
+        while dx <= 3 {
+            let ax = if dx < 0 { -dx } else { dx };
+            let ay = if dy < 0 { -dy } else { dy };
+            let square = ax <= 2 && ay <= 2 && (ax + ay) > 0;
+            let line3 = (ax == 3 || ay == 3) && (ax == 0 || ay == 0 || ax == ay);
+            if square || line3 {
+                out[n] = dy * STRIDE as isize + dx;
+                n += 1;
+            }
+            dx += 1;
+        }
+        dy += 1;
+    }
+    out
+}
+
+static NEAR: [isize; 32] = build_near();
+
+/// Board plus candidate bookkeeping; make and undo keep both in step.
+#[derive(Clone)]
+pub struct Pos {
+    /// The position.
+    pub board: Board,
+    near: Box<[u8; CELLS]>,
+    /// Bounding boxes of the stones (min x, max x, min y, max y), one per stone count.
+    bounds: Vec<[u8; 4]>,
+}
+
+const NO_BOUNDS: [u8; 4] = [u8::MAX, 0, u8::MAX, 0];
+
+impl Pos {
+    /// The search position of `board`.
+    pub fn new(board: &Board) -> Pos {
+        let mut pos = Pos {
+            board: board.clone(),
+            near: Box::new([0; CELLS]),
+            bounds: Vec::with_capacity(board.width() * board.height() + 1),
+        };
+        pos.bounds.push(NO_BOUNDS);
+        let stones: Vec<Cell> = board.moves().map(|(c, _)| c).collect();
+        for c in stones {
+            pos.add_near(c);
+        }
+        pos
+    }
+
+    fn add_near(&mut self, cell: Cell) {
+        let centre = cell.index() as isize;
+        for &o in NEAR.iter() {
+            self.near[(centre + o) as usize] += 1;
+        }
+        let b = *self.bounds.last().unwrap_or(&NO_BOUNDS);
+        let (x, y) = (cell.x() as u8, cell.y() as u8);
+        self.bounds
+            .push([b[0].min(x), b[1].max(x), b[2].min(y), b[3].max(y)]);
+    }
+
+    /// Plays `cell` for `color`.
+    #[inline]
+    pub fn play_as(&mut self, cell: Cell, color: Color) {
+        self.board.play_as(cell, color);
+        self.add_near(cell);
+    }
+
+    /// Plays `cell` for the side to move.
+    #[inline]
+    pub fn play(&mut self, cell: Cell) {
+        let color = self.board.side_to_move();
+        self.play_as(cell, color);
+    }
+
+    /// Takes back the last move.
+    #[inline]
+    pub fn undo(&mut self) {
+        if let Some(cell) = self.board.undo() {
+            let centre = cell.index() as isize;
+            for &o in NEAR.iter() {
+                self.near[(centre + o) as usize] -= 1;
+            }
+            self.bounds.pop();
+        }
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn us(&self) -> Color {
+        self.board.side_to_move()
+    }
+
+    /// True when `cell` is free and near a stone.
+    #[inline]
+    pub fn is_candidate(&self, cell: Cell) -> bool {
+        self.near[cell.index()] > 0 && self.board.is_empty(cell)
+    }
+
+    /// Calls `f` on every candidate cell (free cells near stones), row by row; on an empty
+    /// board, the centre only.
+    #[inline]
+    pub fn for_each_candidate(&self, mut f: impl FnMut(Cell)) {
+        let b = *self.bounds.last().unwrap_or(&NO_BOUNDS);
+        if b[0] > b[1] {
+            if let Some(c) = self
+                .board
+                .cell(self.board.width() / 2, self.board.height() / 2)
+            {
+                f(c);
+            }
+            return;
+        }
+        let x0 = (b[0] as usize).saturating_sub(3);
+        let x1 = (b[1] as usize + 3).min(self.board.width() - 1);
+        let y0 = (b[2] as usize).saturating_sub(3);
+        let y1 = (b[3] as usize + 3).min(self.board.height() - 1);
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                if let Some(c) = Cell::from_xy(x, y)
+                    && self.is_candidate(c)
+                {
+                    f(c);
+                }
+            }
+        }
+    }
+
+    /// Every candidate cell where `color`'s class is at least `min` (and not forbidden).
+    pub fn cells_with(&self, color: Color, min: Threat, out: &mut Vec<Cell>) {
+        out.clear();
+        self.for_each_candidate(|c| {
+            if self.board.threat(c, color) >= min {
+                out.push(c);
+            }
+        });
+    }
+
+    /// The first candidate cell where `color` has exactly `threat`.
+    pub fn find(&self, color: Color, threat: Threat) -> Option<Cell> {
+        let mut found = None;
+        self.for_each_candidate(|c| {
+            if found.is_none() && self.board.threat(c, color) == threat {
+                found = Some(c);
+            }
+        });
+        found
+    }
+
+    /// `color`'s five points on the four lines through `cell` (within five of it).
+    pub fn fives_around(&self, cell: Cell, color: Color, out: &mut Vec<Cell>) {
+        out.clear();
+        for step in crate::gomoku::types::DIRECTION_STEPS {
+            for sign in [-1isize, 1] {
+                for j in 1..=5isize {
+                    let index = cell.index() as isize + sign * j * step;
+                    if let Some(c) = Cell::from_index(index as usize)
+                        && self.board.is_empty(c)
+                        && self.board.threat(c, color) == Threat::Five
+                        && !out.contains(&c)
+                    {
+                        out.push(c);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,591 @@
+//! One search thread: iterative deepening with aspiration windows at the root, the principal
+//! variation search with the threat-state move generation, and a quiescence stage made of
+//! forced blocks and a short VCF.
+
+use std::sync::atomic::Ordering;
+
+use super::eval::{EVAL_LIMIT, evaluate};
+use super::movegen::{
+    Gen, forbidden_for, four_cells, generate, is_tactical, order_value, static_win,
+};
+use super::pos::Pos;
+use super::threat::{FailCache, ThreatSearch, Tick};
+use super::{Heuristics, Shared, UNITS_PER_CP};
+use crate::engine::score::{
+    INFINITE, MATE_BOUND, MAX_PLY, RootMove, mate_in, mated_in, report_score, score_from_tt,
+    score_to_tt,
+};
+use crate::engine::tt::{TtBound, TtData};
+use crate::engine::{Bound, SearchInfo, SearchOutcome};
+use crate::gomoku::Cell;
+
+/// Nodes one quiescence VCF may spend.
+const QVCF_NODES: u64 = 400;
+/// Four moves a quiescence VCF may chain.
+const QVCF_DEPTH: u32 = 5;
+
+/// Counts nodes for one thread, publishes them in batches and polls the limits.
+pub(crate) struct Counter<'a> {
+    sh: &'a Shared<'a>,
+    pending: u64,
+    node_limit: u64,
+    pub stopped: bool,
+}
+
+impl<'a> Counter<'a> {
+    pub fn new(sh: &'a Shared<'a>) -> Counter<'a> {
+        Counter {
+            sh,
+            pending: 0,
+            node_limit: sh.control.node_limit(),
+            stopped: false,
+        }
+    }
+
+    pub fn total(&self) -> u64 {
+        self.sh.nodes.load(Ordering::Relaxed) + self.pending
+    }
+
+    pub fn flush(&mut self) {
+        self.sh.nodes.fetch_add(self.pending, Ordering::Relaxed);
+        self.pending = 0;
+    }
+}
+
+impl Tick for Counter<'_> {
+    /// Counts a node; polls the control every 256 nodes and the node limit every node.
+    #[inline]
+    fn tick(&mut self) -> bool {
+        self.pending += 1;
+        if self.pending >= 256 {
+            let total = self.sh.nodes.fetch_add(self.pending, Ordering::Relaxed) + self.pending;
+            self.pending = 0;
+            if self.sh.stop.load(Ordering::Relaxed) || self.sh.control.should_abort(total) {
+                self.stopped = true;
+            }
+        } else if self.node_limit != u64::MAX && self.total() >= self.node_limit {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+}
+
+/// A node budget on top of the thread's counter: stops one threat search, not the thread.
+struct Capped<'c, 'a> {
+    inner: &'c mut Counter<'a>,
+    left: u64,
+}
+
+impl Tick for Capped<'_, '_> {
+    #[inline]
+    fn tick(&mut self) -> bool {
+        if self.left == 0 {
+            return true;
+        }
+        self.left -= 1;
+        self.inner.tick()
+    }
+}
+
+/// Late-move reduction in plies for a depth and a move number.
+#[inline]
+fn lmr(depth: i32, moves_done: usize) -> i32 {
+    let d = 32 - (depth.max(1) as u32).leading_zeros() as i32;
+    let m = 64 - (moves_done.max(1) as u64).leading_zeros() as i32;
+    (d * m) / 4
+}
+
+pub(crate) struct Worker<'a> {
+    sh: &'a Shared<'a>,
+    pub ctr: Counter<'a>,
+    pos: Pos,
+    h: &'a mut Heuristics,
+    id: usize,
+    seldepth: usize,
+    pv: Vec<[Option<Cell>; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    root_moves: Vec<RootMove<Cell>>,
+    cache: FailCache,
+}
+
+impl<'a> Worker<'a> {
+    pub fn new(
+        sh: &'a Shared<'a>,
+        pos: Pos,
+        root_moves: Vec<RootMove<Cell>>,
+        h: &'a mut Heuristics,
+        id: usize,
+    ) -> Worker<'a> {
+        Worker {
+            sh,
+            ctr: Counter::new(sh),
+            pos,
+            h,
+            id,
+            seldepth: 0,
+            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            root_moves,
+            cache: FailCache::new(),
+        }
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Cell) {
+        self.pv[ply][0] = Some(mv);
+        let n = self.pv_len[ply + 1].min(MAX_PLY - 1);
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][1..=n].copy_from_slice(&tail[0][..n]);
+        self.pv_len[ply] = n + 1;
+    }
+
+    /// Iterative deepening; `report` is given to the main thread only.
+    pub fn iterate(
+        &mut self,
+        mut report: Option<&mut dyn FnMut(SearchInfo<Cell>)>,
+    ) -> SearchOutcome<Cell> {
+        let control = self.sh.control;
+        let max_depth = control.depth_limit().min(MAX_PLY as u32 - 16) as i32;
+        let mut completed = 0;
+        let mut last_best = self.root_moves[0].mv;
+        let mut stable = 0;
+        let mut depth = 1;
+        while depth <= max_depth {
+            let search_depth = if self.id > 0 && depth < max_depth {
+                depth + (self.id % 2) as i32
+            } else {
+                depth
+            };
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+            }
+            self.seldepth = 0;
+            let prev = self.root_moves[0].prev_score;
+            let mut delta = 40;
+            let (mut alpha, mut beta) = if search_depth >= 4 && prev.abs() < MATE_BOUND {
+                ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+            } else {
+                (-INFINITE, INFINITE)
+            };
+            loop {
+                let v = self.search_root(alpha, beta, search_depth);
+                if self.ctr.stopped {
+                    break;
+                }
+                self.root_moves
+                    .sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                if v <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (v - delta).max(-INFINITE);
+                } else if v >= beta {
+                    beta = (v + delta).min(INFINITE);
+                } else {
+                    break;
+                }
+                delta += delta / 2 + 10;
+                if delta > 600 {
+                    alpha = -INFINITE;
+                    beta = INFINITE;
+                }
+            }
+            if self.ctr.stopped {
+                break;
+            }
+            completed = search_depth as u32;
+            let best = self.root_moves[0].mv;
+            self.sh.tt.store(
+                self.pos.board.hash(),
+                TtData {
+                    move_bits: best.to_bits(),
+                    score: score_to_tt(self.root_moves[0].score, 0),
+                    eval: evaluate(&self.pos) as i16,
+                    depth: search_depth.clamp(0, 120) as i8,
+                    bound: TtBound::Exact,
+                },
+            );
+            if best != last_best {
+                stable = 0;
+                last_best = best;
+            } else {
+                stable += 1;
+            }
+            if let Some(report) = report.as_mut() {
+                self.ctr.flush();
+                let rm = &self.root_moves[0];
+                report(SearchInfo {
+                    depth: search_depth as u32,
+                    seldepth: rm.seldepth.max(search_depth as u32),
+                    multipv: 1,
+                    score: report_score(rm.score, UNITS_PER_CP),
+                    bound: Bound::Exact,
+                    nodes: self.ctr.total(),
+                    time_ms: control.elapsed_ms(),
+                    hashfull: self.sh.tt.hashfull(),
+                    pv: rm.pv.clone(),
+                });
+            }
+            if self.id == 0 {
+                let score = self.root_moves[0].score;
+                if score.abs() >= MATE_BOUND
+                    && depth > (crate::engine::score::MATE - score.abs()) + 2
+                {
+                    break;
+                }
+                let scale = if self.root_moves.len() == 1 {
+                    10
+                } else if stable == 0 && completed > 1 {
+                    150
+                } else if stable >= 4 {
+                    70
+                } else {
+                    100
+                };
+                if control.soft_limit_reached(scale) {
+                    break;
+                }
+            } else if self.sh.stop.load(Ordering::Relaxed) {
+                break;
+            }
+            depth += 1;
+        }
+        self.ctr.flush();
+        let best = &self.root_moves[0];
+        let score = if best.score > -INFINITE {
+            best.score
+        } else {
+            best.prev_score.max(-INFINITE + 1)
+        };
+        SearchOutcome {
+            best: Some(best.mv),
+            ponder: best.pv.get(1).copied(),
+            score: if score <= -INFINITE + 1 {
+                crate::engine::Score::Cp(0)
+            } else {
+                report_score(score, UNITS_PER_CP)
+            },
+            depth: completed,
+            nodes: self.ctr.total(),
+        }
+    }
+
+    fn search_root(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
+        let mut best = -INFINITE;
+        self.pv_len[0] = 0;
+        let us = self.pos.us();
+        for i in 0..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            if self.ctr.tick() {
+                break;
+            }
+            let tactical = is_tactical(&self.pos, mv, us);
+            self.pos.play(mv);
+            let mut v;
+            if i == 0 {
+                v = -self.search(-beta, -alpha, depth - 1, 1, false);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && !tactical && i >= 3 {
+                    r = (lmr(depth, i) - 1).clamp(0, depth - 2);
+                }
+                v = -self.search(-alpha - 1, -alpha, depth - 1 - r, 1, true);
+                if v > alpha && r > 0 {
+                    v = -self.search(-alpha - 1, -alpha, depth - 1, 1, true);
+                }
+                if v > alpha && v < beta {
+                    v = -self.search(-beta, -alpha, depth - 1, 1, false);
+                }
+            }
+            self.pos.undo();
+            if self.ctr.stopped {
+                break;
+            }
+            if i == 0 || v > alpha {
+                let n = self.pv_len[1];
+                let rm = &mut self.root_moves[i];
+                rm.score = v;
+                rm.seldepth = self.seldepth as u32;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                rm.pv.extend(self.pv[1][..n].iter().flatten());
+                if v > best {
+                    best = v;
+                }
+                if v > alpha {
+                    alpha = v;
+                    self.root_moves[..=i].rotate_right(1);
+                    if v >= beta {
+                        break;
+                    }
+                }
+            } else {
+                self.root_moves[i].score = -INFINITE;
+                if v > best {
+                    best = v;
+                }
+            }
+        }
+        best
+    }
+
+    fn search(&mut self, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, cut: bool) -> i32 {
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply, 0);
+        }
+        let pv_node = beta - alpha > 1;
+        self.pv_len[ply] = 0;
+        if self.ctr.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some((plies, c)) = static_win(&mut self.pos) {
+            self.pv[ply][0] = Some(c);
+            self.pv_len[ply] = 1;
+            return mate_in(ply + plies);
+        }
+        if ply >= MAX_PLY - 8 {
+            return evaluate(&self.pos);
+        }
+        if self.pos.board.is_full() {
+            return 0;
+        }
+        let state = generate(&mut self.pos);
+        if let Gen::Lost(plies) = state {
+            return mated_in(ply + plies);
+        }
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        let key = self.pos.board.hash();
+        let tt = self.sh.tt.probe(key);
+        let tt_move = tt
+            .and_then(|t| Cell::from_bits(t.move_bits))
+            .filter(|&c| self.pos.is_candidate(c));
+        if let Some(t) = tt
+            && !pv_node
+            && t.depth as i32 >= depth
+        {
+            let v = score_from_tt(t.score, ply);
+            let usable = match t.bound {
+                TtBound::Exact => true,
+                TtBound::Lower => v >= beta,
+                TtBound::Upper => v <= alpha,
+            };
+            if usable {
+                return v;
+            }
+        }
+        let eval = match tt {
+            Some(t) => t.eval as i32,
+            None => evaluate(&self.pos),
+        };
+        let us = self.pos.us();
+        let free = matches!(state, Gen::All);
+
+        // Reverse futility: a quiet position far above beta at low depth.
+        if !pv_node
+            && free
+            && depth <= 3
+            && eval.abs() < MATE_BOUND
+            && eval - 120 * depth >= beta
+            && four_cells(&self.pos, us.flip()) == 0
+        {
+            return eval;
+        }
+
+        let mut moves: Vec<(Cell, i32)> = Vec::with_capacity(128);
+        let mut forced = false;
+        match state {
+            Gen::Forced(c) => {
+                moves.push((c, 0));
+                forced = true;
+            }
+            Gen::Defend(list) => {
+                for c in list {
+                    moves.push((c, 0));
+                }
+            }
+            _ => {
+                let pos = &self.pos;
+                pos.for_each_candidate(|c| {
+                    if !forbidden_for(pos, c, us) {
+                        moves.push((c, 0));
+                    }
+                });
+            }
+        }
+        let killers = self.h.killers[ply];
+        for m in moves.iter_mut() {
+            let c = m.0;
+            m.1 = if Some(c) == tt_move {
+                1 << 30
+            } else {
+                let mut s =
+                    order_value(&self.pos, c, us) * 16 + self.h.history[us.index()][c.index()] / 16;
+                if Some(c) == killers[0] {
+                    s += 3000;
+                } else if Some(c) == killers[1] {
+                    s += 2000;
+                }
+                s
+            };
+        }
+        moves.sort_by_key(|m| (std::cmp::Reverse(m.1), m.0.index()));
+        if ply + 2 < self.h.killers.len() {
+            self.h.killers[ply + 2] = [None, None];
+        }
+
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        let mut moves_done = 0usize;
+        let mut quiets: Vec<Cell> = Vec::with_capacity(32);
+        let lmp_limit = 4 + 3 * (depth * depth) as usize;
+        for &(mv, _) in &moves {
+            let tactical = forced || !free || is_tactical(&self.pos, mv, us);
+            if !pv_node
+                && free
+                && !tactical
+                && depth <= 3
+                && moves_done >= lmp_limit
+                && best > -MATE_BOUND
+            {
+                continue;
+            }
+            self.pos.play(mv);
+            moves_done += 1;
+            let new_depth = if forced && ply < 2 * MAX_PLY / 3 {
+                depth
+            } else {
+                depth - 1
+            };
+            let mut v;
+            if moves_done == 1 {
+                v = -self.search(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && !tactical && Some(mv) != killers[0] && Some(mv) != killers[1] {
+                    r = lmr(depth, moves_done);
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if cut {
+                        r += 1;
+                    }
+                    r -= self.h.history[us.index()][mv.index()] / 4000;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                v = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if v > alpha && r > 0 {
+                    v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut);
+                }
+                if pv_node && v > alpha && v < beta {
+                    v = -self.search(-beta, -alpha, new_depth, ply + 1, false);
+                }
+            }
+            self.pos.undo();
+            if self.ctr.stopped {
+                return 0;
+            }
+            if !tactical && quiets.len() < 32 {
+                quiets.push(mv);
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = Some(mv);
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+        if moves_done == 0 {
+            return alpha;
+        }
+        if best >= beta
+            && let Some(bm) = best_move
+        {
+            let bonus = (depth * depth * 16 + 32).min(2000);
+            let hist = &mut self.h.history[us.index()];
+            for &q in &quiets {
+                let e = &mut hist[q.index()];
+                let delta = if q == bm { bonus } else { -bonus };
+                *e += delta - *e * delta.abs() / 16_384;
+            }
+            if self.h.killers[ply][0] != Some(bm) {
+                self.h.killers[ply][1] = self.h.killers[ply][0];
+                self.h.killers[ply][0] = Some(bm);
+            }
+        }
+        let bound = if best >= beta {
+            TtBound::Lower
+        } else if pv_node && best_move.is_some() {
+            TtBound::Exact
+        } else {
+            TtBound::Upper
+        };
+        self.sh.tt.store(
+            key,
+            TtData {
+                move_bits: best_move.map_or(0, |m| m.to_bits()),
+                score: score_to_tt(best, ply),
+                eval: eval.clamp(-EVAL_LIMIT, EVAL_LIMIT) as i16,
+                depth: depth.clamp(0, 120) as i8,
+                bound,
+            },
+        );
+        best
+    }
+
+    /// The quiescence stage: static wins, forced blocks, a short VCF, else the evaluation.
+    fn qsearch(&mut self, alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
+        self.pv_len[ply] = 0;
+        if self.ctr.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some((plies, c)) = static_win(&mut self.pos) {
+            self.pv[ply][0] = Some(c);
+            self.pv_len[ply] = 1;
+            return mate_in(ply + plies);
+        }
+        if ply >= MAX_PLY - 8 || self.pos.board.is_full() {
+            return evaluate(&self.pos);
+        }
+        let state = generate(&mut self.pos);
+        match state {
+            Gen::Lost(plies) => return mated_in(ply + plies),
+            Gen::Forced(c) if qply < 16 => {
+                self.pos.play(c);
+                let v = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
+                self.pos.undo();
+                if beta - alpha > 1 && !self.ctr.stopped {
+                    self.update_pv(ply, c);
+                }
+                return v;
+            }
+            _ => {}
+        }
+        let us = self.pos.us();
+        if four_cells(&self.pos, us) > 0 && ply + 2 * QVCF_DEPTH as usize + 2 < MAX_PLY {
+            let mut capped = Capped {
+                inner: &mut self.ctr,
+                left: QVCF_NODES,
+            };
+            let mut ts = ThreatSearch::new(&mut self.pos, &mut capped, &mut self.cache);
+            let found = ts.vcf_attack(QVCF_DEPTH, 0);
+            let len = ts.line.len();
+            if found {
+                return mate_in(ply + len);
+            }
+            if self.ctr.stopped {
+                return 0;
+            }
+        }
+        evaluate(&self.pos)
+    }
+}

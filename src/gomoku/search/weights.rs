@@ -1,0 +1,28 @@
+//! Evaluation and move-ordering weights, one table for a tuner to rewrite. Hand-set values.
+//! Units: reported centipawn-like points (an open three on the board is worth about 100).
+//! Indices are [`Pattern`](crate::gomoku::Pattern) and [`Threat`](crate::gomoku::Threat)
+//! discriminants.
+
+/// Value of one line pattern at an empty cell near the stones, for its owner, by `Pattern`:
+/// Dead, Overline, B1, F1, B2, F2, F2A, F2B, B3, F3, F3S, B4, F4, F44, F5.
+pub const PATTERN: [i32; 15] = [0, 0, 1, 2, 3, 7, 8, 9, 8, 18, 20, 22, 45, 45, 90];
+
+/// Extra value of a cell's combined class for its owner, by `Threat`: None, Forbidden,
+/// Flex2, Block3, Flex2x2, Block3Plus, Flex3, Flex3Plus, Flex3x2, Block4, Block4Plus,
+/// Block4Flex3, Flex4, Five.
+pub const THREAT: [i32; 14] = [0, 0, 0, 0, 6, 8, 0, 6, 40, 0, 8, 60, 70, 100];
+
+/// The same classes when the cell's owner is the side to move (it can play there first):
+/// added on top of `THREAT` for the side to move's cells only.
+pub const THREAT_TEMPO: [i32; 14] = [0, 0, 2, 2, 8, 10, 12, 18, 60, 6, 12, 120, 150, 200];
+
+/// A flat bonus for having the move.
+pub const TEMPO: i32 = 12;
+
+/// Move ordering: value of a cell by the mover's own class (attack), by `Threat`.
+pub const ORDER_ATTACK: [i32; 14] = [
+    0, -100_000, 20, 14, 40, 36, 70, 90, 400, 55, 80, 800, 2000, 20_000,
+];
+
+/// Move ordering: value of a cell by the opponent's class there (defence), by `Threat`.
+pub const ORDER_DEFENCE: [i32; 14] = [0, 0, 14, 10, 30, 28, 50, 70, 300, 35, 55, 600, 1500, 10_000];
