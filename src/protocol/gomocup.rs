@@ -39,11 +39,28 @@ where
     fn clear(&mut self);
 }
 
+impl GomokuSearcher for crate::gomoku::search::Searcher {
+    fn create(hash_mb: usize, threads: usize) -> Self {
+        crate::gomoku::search::Searcher::new(hash_mb, threads)
+    }
+
+    fn resize(&mut self, hash_mb: usize, threads: usize) {
+        self.set_hash_mb(hash_mb);
+        self.set_threads(threads);
+    }
+
+    fn clear(&mut self) {
+        crate::gomoku::search::Searcher::clear(self);
+    }
+}
+
 /// A searcher that does not search: it plays [`quick_move`] at once. For tests of the
-/// session, and the stand-in until the real search is wired.
+/// session's protocol handling apart from the search.
+#[cfg(test)]
 #[derive(Debug, Default)]
 pub(crate) struct QuickSearcher;
 
+#[cfg(test)]
 impl Search for QuickSearcher {
     type Game = Board;
     type Params = ();
@@ -78,6 +95,7 @@ impl Search for QuickSearcher {
     }
 }
 
+#[cfg(test)]
 impl GomokuSearcher for QuickSearcher {
     fn create(_: usize, _: usize) -> Self {
         QuickSearcher
@@ -89,7 +107,7 @@ impl GomokuSearcher for QuickSearcher {
 }
 
 /// The searcher a Gomoku session uses.
-pub(crate) type DefaultSearcher = QuickSearcher;
+pub(crate) type DefaultSearcher = crate::gomoku::search::Searcher;
 
 /// GomocupJudge's memory limit, used when the manager gives none (or 0).
 pub const DEFAULT_MAX_MEMORY: u64 = 350 << 20;
@@ -231,6 +249,8 @@ where
     notes: Vec<String>,
     /// Thinking time used in this game (for `timeout_match` without `time_left`).
     used_ms: u64,
+    /// The input has ended: searches stop at once.
+    eof: bool,
     quit: bool,
 }
 
@@ -256,13 +276,15 @@ where
             queue: VecDeque::new(),
             notes: Vec::new(),
             used_ms: 0,
+            eof: false,
             quit: false,
         }
     }
 
-    /// Runs until `END` or the end of input. Returns the exit code.
+    /// Runs until `END`, or the end of input: then the running search is stopped, and the
+    /// commands that came before the end are answered (their searches stopped at once) in
+    /// order before the session ends. Returns the exit code.
     pub(crate) fn run(mut self) -> i32 {
-        let mut eof = false;
         loop {
             if self.quit {
                 return 0;
@@ -275,19 +297,25 @@ where
                     }
                     continue;
                 }
-                if eof {
+                if self.eof {
                     return 0;
                 }
             }
-            let input = if eof { never() } else { self.input.clone() };
+            let input = if self.eof {
+                never()
+            } else {
+                self.input.clone()
+            };
             let events = self.events_rx.clone();
             let timeout = self.watchdog_timeout();
             select! {
                 recv(input) -> msg => match msg {
                     Ok(Input::Eof) | Err(_) => {
-                        // Nobody is left to read an answer.
-                        eof = true;
-                        self.quit = true;
+                        self.eof = true;
+                        if let Some(job) = self.job.as_mut() {
+                            job.stopping = true;
+                            job.control.stop();
+                        }
                     }
                     Ok(item) => self.on_input(item),
                 },
@@ -742,6 +770,9 @@ where
             limits.match_left_ms = limits.match_left_ms.map(|t| t / 2);
         }
         let control = Arc::new(SearchControl::with_origin(&limits, at));
+        if self.eof {
+            control.stop();
+        }
         let Some(searcher) = self.searcher.take() else {
             return self.error("internal: no searcher");
         };
@@ -1064,6 +1095,89 @@ fn swap2_candidates(board: &Board) -> Vec<[Cell; 3]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::LineReader;
+    use std::sync::Mutex;
+
+    /// A writer whose bytes can be read after the session has gone.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            match self.0.lock() {
+                Ok(mut bytes) => bytes.extend_from_slice(buf),
+                Err(poisoned) => poisoned.into_inner().extend_from_slice(buf),
+            }
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Runs a session with the quick searcher over `lines` (then end of input).
+    fn dialogue(lines: &[&str]) -> Vec<String> {
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let mut reader = LineReader::new();
+        for line in lines {
+            for item in reader.read(line, Instant::now()) {
+                tx.send(item).expect("channel");
+            }
+        }
+        drop(tx);
+        let out = Shared::default();
+        let session = GomokuSession::<_, QuickSearcher>::new(rx, out.clone());
+        // The first input (the detection) is consumed by `run` like any other.
+        assert_eq!(session.run(), 0);
+        let bytes = out.0.lock().map(|b| b.clone()).unwrap_or_default();
+        String::from_utf8_lossy(&bytes)
+            .lines()
+            .filter(|l| !l.starts_with("MESSAGE depth"))
+            .map(String::from)
+            .collect()
+    }
+
+    #[test]
+    fn a_session_keeps_its_position_through_bad_input() {
+        let out = dialogue(&[
+            "START 15",
+            "TURN 7,7",
+            "TURN 7,7",
+            "BOARD",
+            "1,1,1",
+            "1,1,2",
+            "DONE",
+            "TAKEBACK 7,7",
+            "TAKEBACK 7,7",
+            "YXSHOWFORBID",
+            "INFO rule 4",
+            "YXBOARD",
+            "5,7,1",
+            "0,0,2",
+            "6,7,1",
+            "0,2,2",
+            "7,5,1",
+            "0,4,2",
+            "7,6,1",
+            "0,6,2",
+            "DONE",
+            "YXSHOWFORBID",
+            "RESTART",
+            "YXSHOWFORBID",
+        ]);
+        assert_eq!(out[0], "OK");
+        assert!(Cell::parse(&out[1]).is_some(), "{out:?}");
+        assert_eq!(out[2], "ERROR point 7,7 is occupied");
+        assert_eq!(out[3], "ERROR point 1,1 is given twice; position unchanged");
+        assert_eq!(out[4], "OK");
+        assert_eq!(out[5], "ERROR TAKEBACK 7,7: no stone there");
+        assert_eq!(out[6], "FORBID .");
+        assert_eq!(out[7], "FORBID 0707.");
+        assert_eq!(out[8], "OK");
+        assert_eq!(out[9], "FORBID .");
+        assert_eq!(out.len(), 10, "{out:?}");
+    }
 
     #[test]
     fn rule_numbers() {
