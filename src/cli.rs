@@ -21,27 +21,69 @@ pub fn run(args: &[String]) -> i32 {
     }
 }
 
+const BENCH_USAGE: &str = "usage: qilin bench [xiangqi | gomoku [depth]]";
+
+/// `qilin bench`: both games' fixed positions at their default depths, then the grand total
+/// (the signature commits carry); `qilin bench xiangqi|gomoku [depth]`: one game.
 fn bench_command(args: &[String]) -> i32 {
-    let depth = match args.first() {
-        None => None,
-        Some(d) => match d.parse::<u32>() {
-            Ok(n) if n > 0 => Some(n),
-            _ => {
-                eprintln!(
-                    "qilin bench: depth must be a positive number (usage: qilin bench [depth])"
-                );
-                return 2;
-            }
-        },
+    let (games, depth): (&[&str], Option<u32>) = match args {
+        [] => (&["xiangqi", "gomoku"], None),
+        [game] | [game, _] if game == "xiangqi" || game == "gomoku" => {
+            let depth = match args.get(1) {
+                None => None,
+                Some(d) => match d.parse::<u32>() {
+                    Ok(n) if n > 0 => Some(n),
+                    _ => {
+                        eprintln!("qilin bench: depth must be a positive number ({BENCH_USAGE})");
+                        return 2;
+                    }
+                },
+            };
+            let game: &[&str] = if game == "xiangqi" {
+                &["xiangqi"]
+            } else {
+                &["gomoku"]
+            };
+            (game, depth)
+        }
+        [first, ..] if first == "--help" || first == "-h" => {
+            println!("{BENCH_USAGE}");
+            return 0;
+        }
+        _ => {
+            eprintln!("qilin bench: unexpected arguments ({BENCH_USAGE})");
+            return 2;
+        }
     };
-    let report = crate::xiangqi::bench::bench(depth);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    for (i, (fen, nodes)) in report.positions.iter().enumerate() {
-        let _ = writeln!(out, "Position {:2}: {nodes:>10}  {fen}", i + 1);
+    let mut number = 0;
+    let mut total_nodes = 0u64;
+    let mut total_ms = 0u64;
+    for &game in games {
+        let (positions, nodes, elapsed_ms) = if game == "xiangqi" {
+            let report = crate::xiangqi::bench::bench(depth);
+            (report.positions, report.total_nodes, report.elapsed_ms)
+        } else {
+            let report = crate::gomoku::search::bench(depth);
+            (report.positions, report.total_nodes, report.elapsed_ms)
+        };
+        for (position, nodes) in positions {
+            number += 1;
+            let _ = writeln!(out, "Position {number:2}: {nodes:>10}  {game} {position}");
+        }
+        if games.len() > 1 {
+            let _ = writeln!(out, "{game} nodes: {nodes}");
+        }
+        total_nodes += nodes;
+        total_ms += elapsed_ms;
     }
-    let _ = writeln!(out, "Nodes searched: {}", report.total_nodes);
-    let _ = writeln!(out, "Nodes/second: {}", report.nps);
+    let _ = writeln!(out, "Nodes searched: {total_nodes}");
+    let _ = writeln!(
+        out,
+        "Nodes/second: {}",
+        total_nodes.saturating_mul(1000) / total_ms.max(1)
+    );
     0
 }
 
