@@ -241,10 +241,14 @@ pub fn verdict_line(verdict: Verdict) -> String {
 }
 
 const GOMOKU_REFEREE_USAGE: &str = "\
-usage: qilin referee gomoku (--size N | --rect W,H) [--rule R] [--moves \"x,y x,y ...\"]... [--forbidden]
+usage: qilin referee gomoku (--size N | --rect W,H) [--rule R] [--black \"x,y ...\" --white \"x,y ...\"]
+                            [--moves \"x,y x,y ...\"]... [--forbidden]
   --size N      a square board, N from 5 to 32
   --rect W,H    a rectangle of W columns and H rows, each from 1 to 32
   --rule R      0 freestyle (default), 1 standard, 4 renju, 8 caro, 9 caro-exact (numbers or names)
+  --black TEXT, --white TEXT
+                set-up stones placed before the moves, no rule applied to them (may repeat);
+                then black moves first with as many black as white stones, else white
   --moves TEXT  moves as x,y (from 0, x the column), black first; may repeat
   --forbidden   also print black's renju forbidden points of the final position
 prints `result: ongoing`, `result: <colour>-wins reason: <reason>` or `result: draw reason: full-board`";
@@ -264,6 +268,8 @@ struct GomokuRefereeArgs {
     height: usize,
     rule: crate::gomoku::Rule,
     moves: Vec<String>,
+    setup_black: Vec<String>,
+    setup_white: Vec<String>,
     forbidden: bool,
 }
 
@@ -273,6 +279,8 @@ fn parse_gomoku_referee_args(args: &[String]) -> Result<Option<GomokuRefereeArgs
     let mut size = None;
     let mut rule = Rule::Freestyle;
     let mut moves = Vec::new();
+    let mut setup_black = Vec::new();
+    let mut setup_white = Vec::new();
     let mut forbidden = false;
     let mut i = 0;
     while i < args.len() {
@@ -288,7 +296,9 @@ fn parse_gomoku_referee_args(args: &[String]) -> Result<Option<GomokuRefereeArgs
         }
         let Some(value) = args.get(i + 1) else {
             return Err(match flag {
-                "--size" | "--rect" | "--rule" | "--moves" => format!("{flag} needs a value"),
+                "--size" | "--rect" | "--rule" | "--moves" | "--black" | "--white" => {
+                    format!("{flag} needs a value")
+                }
                 _ => format!("unexpected argument '{flag}'"),
             });
         };
@@ -322,6 +332,8 @@ fn parse_gomoku_referee_args(args: &[String]) -> Result<Option<GomokuRefereeArgs
                 }
             },
             "--moves" => moves.extend(value.split_whitespace().map(String::from)),
+            "--black" => setup_black.extend(value.split_whitespace().map(String::from)),
+            "--white" => setup_white.extend(value.split_whitespace().map(String::from)),
             _ => return Err(format!("unexpected argument '{flag}'")),
         }
         i += 2;
@@ -334,6 +346,8 @@ fn parse_gomoku_referee_args(args: &[String]) -> Result<Option<GomokuRefereeArgs
         height,
         rule,
         moves,
+        setup_black,
+        setup_white,
         forbidden,
     }))
 }
@@ -341,7 +355,7 @@ fn parse_gomoku_referee_args(args: &[String]) -> Result<Option<GomokuRefereeArgs
 /// `qilin referee gomoku ...`: plays the moves, black first, and prints the verdict line
 /// (and with `--forbidden` black's forbidden points). Errors go to stderr with status 2.
 fn gomoku_referee_command(args: &[String]) -> i32 {
-    use crate::gomoku::{Game, Verdict};
+    use crate::gomoku::{Cell, Color, Game, Verdict};
     let parsed = match parse_gomoku_referee_args(args) {
         Ok(Some(parsed)) => parsed,
         Ok(None) => {
@@ -353,7 +367,35 @@ fn gomoku_referee_command(args: &[String]) -> i32 {
             return 2;
         }
     };
-    let mut game = match Game::new(parsed.width, parsed.height, parsed.rule) {
+    let mut setup: [Vec<Cell>; 2] = [Vec::new(), Vec::new()];
+    for (stones, texts) in setup
+        .iter_mut()
+        .zip([&parsed.setup_black, &parsed.setup_white])
+    {
+        for text in texts {
+            match Cell::parse(text) {
+                Some(cell) => stones.push(cell),
+                None => {
+                    eprintln!("error: set-up point '{text}' is not x,y");
+                    return 2;
+                }
+            }
+        }
+    }
+    let to_move = if setup[0].len() > setup[1].len() {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let created = Game::from_setup(
+        parsed.width,
+        parsed.height,
+        parsed.rule,
+        &setup[0],
+        &setup[1],
+        to_move,
+    );
+    let mut game = match created {
         Ok(game) => game,
         Err(error) => {
             eprintln!("error: {error}");

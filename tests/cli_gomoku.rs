@@ -353,3 +353,62 @@ fn xiangqi_referee_is_unchanged() {
     let (code, out, _) = qilin(&["referee", "xiangqi", "--moves", "h2e2 h9g7"]);
     assert_eq!((code, out.as_str()), (0, "result: ongoing\n"));
 }
+
+#[test]
+fn set_up_stones_come_before_the_moves() {
+    // Black's double three at 7,7 as set-up stones; no order of play is needed.
+    let board = [
+        "referee",
+        "gomoku",
+        "--size",
+        "15",
+        "--rule",
+        "renju",
+        "--black",
+        "5,7 6,7 7,5 7,6",
+        "--white",
+        "0,0 0,2 0,4 0,6",
+    ];
+    let (code, out, _) = qilin(&[&board[..], &["--forbidden"]].concat());
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "result: ongoing\nforbidden: 7,7\n")
+    );
+    let (code, out, _) = qilin(&[&board[..], &["--moves", "7,7"]].concat());
+    assert_eq!(
+        (code, out.trim_end()),
+        (0, "result: white-wins reason: double-three")
+    );
+    // One more black stone than white: white moves first.
+    let (code, out, _) = qilin(&[
+        "referee",
+        "gomoku",
+        "--size",
+        "15",
+        "--black",
+        "1,1 2,1 3,1 4,1",
+        "--white",
+        "9,9 9,10 9,11",
+        "--black",
+        "5,5",
+        "--moves",
+        "9,12 0,0 9,13",
+    ]);
+    assert_eq!(
+        (code, out.trim_end()),
+        (0, "result: white-wins reason: five")
+    );
+    // Set-up errors: a repeated point, an off-board point, a five already made, garbage.
+    for (black, white) in [
+        ("1,1 1,1", ""),
+        ("20,1", ""),
+        ("1,1 2,2 3,3 4,4 5,5", "9,9"),
+        ("x", ""),
+    ] {
+        let (code, out, err) = qilin(&[
+            "referee", "gomoku", "--size", "15", "--black", black, "--white", white,
+        ]);
+        assert_eq!(code, 2, "{black} / {white}: {out}");
+        assert!(out.is_empty() && err.starts_with("error: "), "{err}");
+    }
+}

@@ -122,6 +122,48 @@ impl Game {
         })
     }
 
+    /// A game from a set-up position: `black` and `white` stones placed as given (no rule
+    /// applies to set-up stones, so a renju position whose stones could not all have been
+    /// played in some order is accepted), then `to_move` plays. `Err` names an off-board or
+    /// repeated point, or a five already on the board (a finished game is not a start).
+    pub fn from_setup(
+        width: usize,
+        height: usize,
+        rule: Rule,
+        black: &[Cell],
+        white: &[Cell],
+        to_move: Color,
+    ) -> Result<Game, String> {
+        let mut board = Board::new(width, height, rule).map_err(|e| e.to_string())?;
+        for (stones, color) in [(black, Color::Black), (white, Color::White)] {
+            for &cell in stones {
+                if !board.contains(cell) {
+                    return Err(format!("set-up point {cell} is off the board"));
+                }
+                if !board.is_empty(cell) {
+                    return Err(format!("set-up point {cell} is given twice"));
+                }
+                board.play_as(cell, color);
+            }
+        }
+        board.set_side_to_move(to_move);
+        let finished = board
+            .moves()
+            .find(|&(cell, color)| board.makes_five(cell, color));
+        if let Some((cell, color)) = finished {
+            return Err(format!(
+                "the set-up has a {} five through {cell}",
+                color.name()
+            ));
+        }
+        let verdict = if board.is_full() {
+            Verdict::Draw
+        } else {
+            Verdict::Ongoing
+        };
+        Ok(Game { board, verdict })
+    }
+
     /// The position.
     pub fn board(&self) -> &Board {
         &self.board
