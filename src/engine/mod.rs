@@ -8,6 +8,7 @@ pub mod control;
 pub mod score;
 pub mod tt;
 pub mod worker;
+pub mod zobrist;
 
 pub use control::{Clock, Limits, SearchControl};
 pub use worker::{Search, SearchEvent, spawn_search};

@@ -59,34 +59,8 @@ impl std::fmt::Display for SizeError {
 
 impl std::error::Error for SizeError {}
 
-/// A splitmix64 step, usable in constant evaluation.
-const fn splitmix(state: u64) -> (u64, u64) {
-    let next = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = next;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (next, z ^ (z >> 31))
-}
-
-const fn build_zobrist() -> ([[u64; CELLS]; 2], u64) {
-    let mut keys = [[0u64; CELLS]; 2];
-    let mut state = 0x51_1A_6F_0E_u64;
-    let mut color = 0;
-    while color < 2 {
-        let mut cell = 0;
-        while cell < CELLS {
-            let (next, value) = splitmix(state);
-            state = next;
-            keys[color][cell] = value;
-            cell += 1;
-        }
-        color += 1;
-    }
-    let (_, side) = splitmix(state);
-    (keys, side)
-}
-
-const ZOBRIST: ([[u64; CELLS]; 2], u64) = build_zobrist();
+const ZOBRIST: ([[u64; CELLS]; 2], u64) =
+    crate::engine::zobrist::zobrist_keys::<2, CELLS>(0x51_1A_6F_0E);
 /// Zobrist keys by `[colour][cell index]`.
 static ZOBRIST_STONE: [[u64; CELLS]; 2] = ZOBRIST.0;
 /// Zobrist key present when white is to move.

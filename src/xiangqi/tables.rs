@@ -260,33 +260,9 @@ pub static ORTHO_NEIGHBOURS: [Leaps; SQUARES] = build_steps(0, false, false);
 /// The four diagonal neighbours of each square (no palace limit).
 pub static DIAG_NEIGHBOURS: [Leaps; SQUARES] = build_steps(0, true, false);
 
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (s, z ^ (z >> 31))
-}
-
-const fn build_zobrist() -> ([[u64; SQUARES]; 16], u64) {
-    let mut keys = [[0u64; SQUARES]; 16];
-    let mut state = 0x5131_4c49_4e00_0001u64; // fixed seed: identical keys in every build
-    let mut p = 0;
-    while p < 16 {
-        let mut s = 0;
-        while s < SQUARES {
-            let (next, value) = splitmix(state);
-            state = next;
-            keys[p][s] = value;
-            s += 1;
-        }
-        p += 1;
-    }
-    let (_, side) = splitmix(state);
-    (keys, side)
-}
-
-const ZOBRIST: ([[u64; SQUARES]; 16], u64) = build_zobrist();
+// Fixed seed: identical keys in every build.
+const ZOBRIST: ([[u64; SQUARES]; 16], u64) =
+    crate::engine::zobrist::zobrist_keys::<16, SQUARES>(0x5131_4c49_4e00_0001);
 /// Zobrist keys indexed by `[piece code][square]`.
 pub static ZOBRIST_PIECE: [[u64; SQUARES]; 16] = ZOBRIST.0;
 /// Zobrist key toggled when black is to move.
