@@ -1,5 +1,7 @@
 //! Fast self-play to sanity-check the Gomoku search: `cargo run --release --example
-//! gomoku_selfplay [games] [nodes] [rule] [size]`. Each game starts from a random
+//! gomoku_selfplay [games] [nodes] [rule] [size] [qvcf_nodes_b qvcf_depth_b]`. With the
+//! last two, player B (quiescence VCF budget changed) plays player A (defaults), colours
+//! alternating, and B's score is printed. Each game starts from a random
 //! three-stone opening near the centre (seeded); both sides search a fixed node budget. It
 //! reports results, game lengths and every claimed forced win that the claimant did not
 //! convert (a false mate claim is a search bug).
@@ -19,7 +21,14 @@ fn main() {
         .and_then(|a| Rule::parse(a))
         .unwrap_or(Rule::Freestyle);
     let size: usize = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(15);
-    let mut rng = StdRng::seed_from_u64(7);
+    let params_a = SearchParams::default();
+    let mut params_b = SearchParams::default();
+    let ab = args.len() > 6;
+    if ab {
+        params_b.qvcf_nodes = args[5].parse().expect("qvcf nodes");
+        params_b.qvcf_depth = args[6].parse().expect("qvcf depth");
+    }
+    let mut b_score = 0.0f64;
     let mut wins = [0usize; 2];
     let mut draws = 0;
     let mut false_claims = 0;
@@ -27,7 +36,14 @@ fn main() {
     let start = std::time::Instant::now();
     for g in 0..games {
         let mut game = Game::new(size, size, rule).expect("size");
-        let mut searcher = Searcher::new(32, 1);
+        let mut searchers = [Searcher::new(32, 1), Searcher::new(32, 1)];
+        // Games come in pairs on the same opening: B is black in even games.
+        let mut rng = StdRng::seed_from_u64(7 + if ab { g - g % 2 } else { g } as u64);
+        let b_color = if g % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
         let c = size / 2;
         // A random opening of three stones within two of the centre.
         while game.board().stone_count() < 3 {
@@ -45,9 +61,10 @@ fn main() {
                 ..Limits::default()
             });
             let side = game.side_to_move();
-            let out = searcher.search(
+            let is_b = ab && side == b_color;
+            let out = searchers[usize::from(is_b)].search(
                 game.board(),
-                &SearchParams::default(),
+                if is_b { &params_b } else { &params_a },
                 &control,
                 &mut |_| {},
             );
@@ -66,6 +83,8 @@ fn main() {
             }
         };
         total_plies += game.board().stone_count();
+        let record: Vec<String> = game.board().moves().map(|(c, _)| c.to_string()).collect();
+        println!("game {g}: {verdict}: {}", record.join(" "));
         let winner = match verdict {
             Verdict::Win { winner, reason } => {
                 wins[winner.index()] += 1;
@@ -78,6 +97,11 @@ fn main() {
                 draws += 1;
                 None
             }
+        };
+        b_score += match winner {
+            Some(w) if w == b_color => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
         };
         for (side, at, p) in &claims {
             if Some(*side) != winner {
@@ -99,4 +123,7 @@ fn main() {
         total_plies as f64 / games.max(1) as f64,
         start.elapsed().as_secs_f64()
     );
+    if ab {
+        println!("B scored {b_score} of {games}");
+    }
 }

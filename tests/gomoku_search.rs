@@ -302,3 +302,46 @@ fn self_play_games_stay_legal() {
         }
     }
 }
+
+#[test]
+fn empty_small_and_full_boards() {
+    // Empty board: the centre (or near it).
+    let board = Board::new(15, 15, Rule::Renju).expect("size");
+    let (mv, _, _) = best_move(&board, depth(3));
+    assert!(board.is_empty(mv));
+    // Tiny and rectangular boards where no five fits on some lines.
+    for (w, h) in [(1, 1), (3, 3), (5, 2), (7, 7), (20, 15)] {
+        let mut board = Board::new(w, h, Rule::Freestyle).expect("size");
+        let mut searcher = Searcher::new(1, 1);
+        let mut played = 0;
+        while !board.is_full() && played < 12 {
+            let control = SearchControl::new(&Limits {
+                nodes: Some(5_000),
+                ..Limits::default()
+            });
+            let out = searcher.search(&board, &SearchParams::default(), &control, &mut |_| {});
+            let mv = out.best.expect("a move on a board with room");
+            assert!(board.contains(mv) && board.is_empty(mv), "{w}x{h}: {mv}");
+            board.play(mv);
+            played += 1;
+        }
+    }
+    // A full board: no move.
+    let mut board = Board::new(2, 2, Rule::Freestyle).expect("size");
+    for c in [xy(0, 0), xy(1, 0), xy(0, 1), xy(1, 1)] {
+        board.play(c);
+    }
+    let mut searcher = Searcher::new(1, 1);
+    let control = SearchControl::new(&depth(2));
+    let out = searcher.search(&board, &SearchParams::default(), &control, &mut |_| {});
+    assert_eq!(out.best, None);
+}
+
+#[test]
+fn bench_is_a_signature() {
+    let a = qilin::gomoku::search::bench(Some(3));
+    let b = qilin::gomoku::search::bench(Some(3));
+    assert_eq!(a.positions, b.positions);
+    assert_eq!(a.positions.len(), 10);
+    assert!(a.total_nodes > 0);
+}
