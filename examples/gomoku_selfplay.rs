@@ -1,7 +1,8 @@
 //! Fast self-play to sanity-check the Gomoku search: `cargo run --release --example
-//! gomoku_selfplay [games] [nodes] [rule] [size] [qvcf_nodes_b qvcf_depth_b]`. With the
-//! last two, player B (quiescence VCF budget changed) plays player A (defaults), colours
-//! alternating, and B's score is printed. Each game starts from a random
+//! gomoku_selfplay [games] [nodes] [rule] [size] [key=value,...]`. With the last argument
+//! (`vct`, `vct_nodes`, `vcf_nodes`, `qvcf_nodes`, `qvcf_depth`), player B with those
+//! settings plays player A (defaults), each opening twice with colours swapped, and B's
+//! score is printed. Each game starts from a random
 //! three-stone opening near the centre (seeded); both sides search a fixed node budget. It
 //! reports results, game lengths and every claimed forced win that the claimant did not
 //! convert (a false mate claim is a search bug).
@@ -23,10 +24,20 @@ fn main() {
     let size: usize = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(15);
     let params_a = SearchParams::default();
     let mut params_b = SearchParams::default();
-    let ab = args.len() > 6;
+    let ab = args.len() > 5;
     if ab {
-        params_b.qvcf_nodes = args[5].parse().expect("qvcf nodes");
-        params_b.qvcf_depth = args[6].parse().expect("qvcf depth");
+        for setting in args[5].split(',') {
+            let (key, value) = setting.split_once('=').expect("key=value");
+            let n: u64 = value.parse().expect("a number");
+            match key {
+                "vct" => params_b.vct = n != 0,
+                "vct_nodes" => params_b.vct_nodes = n,
+                "vcf_nodes" => params_b.vcf_nodes = n,
+                "qvcf_nodes" => params_b.qvcf_nodes = n,
+                "qvcf_depth" => params_b.qvcf_depth = n as u32,
+                _ => panic!("unknown setting {key}"),
+            }
+        }
     }
     let mut b_score = 0.0f64;
     let mut wins = [0usize; 2];
