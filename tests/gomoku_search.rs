@@ -282,9 +282,9 @@ fn self_play_games_stay_legal_and_win_claims_hold() {
                 game.play(c).expect("opening");
             }
             let mut claimed: Option<Color> = None;
-            for _ in 0..80 {
+            for _ in 0..60 {
                 let control = SearchControl::new(&Limits {
-                    nodes: Some(20_000),
+                    nodes: Some(10_000),
                     ..Limits::default()
                 });
                 let out = searcher.search(
@@ -356,8 +356,8 @@ fn empty_small_and_full_boards() {
 
 #[test]
 fn bench_is_a_signature() {
-    let a = qilin::gomoku::search::bench(Some(3));
-    let b = qilin::gomoku::search::bench(Some(3));
+    let a = qilin::gomoku::search::bench(Some(2));
+    let b = qilin::gomoku::search::bench(Some(2));
     assert_eq!(a.positions, b.positions);
     assert_eq!(a.positions.len(), 10);
     assert!(a.total_nodes > 0);

@@ -52,7 +52,7 @@ impl Default for SearchParams {
         SearchParams {
             vct: true,
             vcf_nodes: 100_000,
-            vct_nodes: 200_000,
+            vct_nodes: 50_000,
             qvcf_nodes: 400,
             qvcf_depth: 5,
         }
