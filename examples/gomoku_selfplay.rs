@@ -1,5 +1,5 @@
 //! Fast self-play to sanity-check the Gomoku search: `cargo run --release --example
-//! gomoku_selfplay [games] [nodes] [rule] [size] [key=value,...]`. With the last argument
+//! gomoku_selfplay [games] [nodes|<ms>ms] [rule] [size] [key=value,...]`. With the last argument
 //! (`vct`, `vct_nodes`, `vcf_nodes`, `qvcf_nodes`, `qvcf_depth`), player B with those
 //! settings plays player A (defaults), each opening twice with colours swapped, and B's
 //! score is printed. Each game starts from a random
@@ -16,7 +16,10 @@ use rand::{RngExt, SeedableRng};
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let games: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(10);
-    let nodes: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(50_000);
+    // A budget ending in "ms" is a fixed time a move, otherwise nodes.
+    let budget = args.get(2).cloned().unwrap_or_else(|| "50000".to_string());
+    let movetime: Option<u64> = budget.strip_suffix("ms").and_then(|t| t.parse().ok());
+    let nodes: u64 = budget.parse().unwrap_or(50_000);
     let rule = args
         .get(3)
         .and_then(|a| Rule::parse(a))
@@ -68,7 +71,8 @@ fn main() {
         let mut claims: Vec<(Color, usize, i32)> = Vec::new();
         let verdict = loop {
             let control = SearchControl::new(&Limits {
-                nodes: Some(nodes),
+                nodes: movetime.is_none().then_some(nodes),
+                movetime_ms: movetime,
                 ..Limits::default()
             });
             let side = game.side_to_move();
@@ -127,7 +131,7 @@ fn main() {
         }
     }
     println!(
-        "{games} games {rule} {size}x{size}, {nodes} nodes a move: black {} white {} draws {draws}, \
+        "{games} games {rule} {size}x{size}, {budget} a move: black {} white {} draws {draws}, \
          mean length {:.1}, games with false win claims {false_claims}, {:.1} s",
         wins[0],
         wins[1],
