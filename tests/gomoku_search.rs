@@ -267,38 +267,98 @@ fn two_threads_return_a_legal_move() {
 }
 
 #[test]
-fn self_play_games_stay_legal() {
-    // Short fixed-depth games: every move is free, black never plays a forbidden point, and
-    // the refereed game ends with a five or continues.
-    for rule in [Rule::Freestyle, Rule::Renju] {
-        let mut game = Game::new(15, 15, rule).expect("size");
-        let mut searcher = Searcher::new(16, 1);
-        game.play(xy(7, 7)).expect("centre");
-        for _ in 0..40 {
-            let control = SearchControl::new(&Limits {
-                nodes: Some(20_000),
-                ..Limits::default()
-            });
-            let out = searcher.search(
-                game.board(),
-                &SearchParams::default(),
-                &control,
-                &mut |_| {},
-            );
-            let mv = out.best.expect("a move");
-            let black = game.side_to_move() == Color::Black;
-            assert!(
-                !(black && game.board().is_forbidden(mv)),
-                "{rule}: black plays forbidden {mv}"
-            );
-            match game.play(mv).expect("legal") {
-                Verdict::Ongoing => {}
-                Verdict::Win { reason, .. } => {
-                    assert_eq!(reason.name(), "five");
-                    break;
+fn self_play_games_stay_legal_and_win_claims_hold() {
+    // Short games at a fixed node budget: every move is free, black never plays a forbidden
+    // point, a game ends only by a five, and a side that once reported a forced win goes on
+    // to win (a false claim would be a search bug).
+    for rule in [Rule::Freestyle, Rule::Renju, Rule::Caro] {
+        for opening in [
+            [xy(7, 7), xy(8, 8), xy(8, 6)],
+            [xy(7, 7), xy(7, 8), xy(9, 6)],
+        ] {
+            let mut game = Game::new(15, 15, rule).expect("size");
+            let mut searcher = Searcher::new(16, 1);
+            for c in opening {
+                game.play(c).expect("opening");
+            }
+            let mut claimed: Option<Color> = None;
+            for _ in 0..60 {
+                let control = SearchControl::new(&Limits {
+                    nodes: Some(10_000),
+                    ..Limits::default()
+                });
+                let out = searcher.search(
+                    game.board(),
+                    &SearchParams::default(),
+                    &control,
+                    &mut |_| {},
+                );
+                let mv = out.best.expect("a move");
+                let side = game.side_to_move();
+                if let Score::MatePlies(p) = out.score
+                    && p > 0
+                {
+                    claimed.get_or_insert(side);
                 }
-                Verdict::Draw => break,
+                assert!(
+                    !(side == Color::Black && game.board().is_forbidden(mv)),
+                    "{rule}: black plays forbidden {mv}"
+                );
+                match game.play(mv).expect("legal") {
+                    Verdict::Ongoing => {}
+                    Verdict::Win { winner, reason } => {
+                        assert_eq!(reason.name(), "five", "{rule}: {:?}", game.board());
+                        if let Some(c) = claimed {
+                            assert_eq!(c, winner, "{rule}: false claim in {:?}", game.board());
+                        }
+                        break;
+                    }
+                    Verdict::Draw => break,
+                }
             }
         }
     }
+}
+
+#[test]
+fn empty_small_and_full_boards() {
+    // Empty board: the centre (or near it).
+    let board = Board::new(15, 15, Rule::Renju).expect("size");
+    let (mv, _, _) = best_move(&board, depth(3));
+    assert!(board.is_empty(mv));
+    // Tiny and rectangular boards where no five fits on some lines.
+    for (w, h) in [(1, 1), (3, 3), (5, 2), (7, 7), (20, 15)] {
+        let mut board = Board::new(w, h, Rule::Freestyle).expect("size");
+        let mut searcher = Searcher::new(1, 1);
+        let mut played = 0;
+        while !board.is_full() && played < 12 {
+            let control = SearchControl::new(&Limits {
+                nodes: Some(5_000),
+                ..Limits::default()
+            });
+            let out = searcher.search(&board, &SearchParams::default(), &control, &mut |_| {});
+            let mv = out.best.expect("a move on a board with room");
+            assert!(board.contains(mv) && board.is_empty(mv), "{w}x{h}: {mv}");
+            board.play(mv);
+            played += 1;
+        }
+    }
+    // A full board: no move.
+    let mut board = Board::new(2, 2, Rule::Freestyle).expect("size");
+    for c in [xy(0, 0), xy(1, 0), xy(0, 1), xy(1, 1)] {
+        board.play(c);
+    }
+    let mut searcher = Searcher::new(1, 1);
+    let control = SearchControl::new(&depth(2));
+    let out = searcher.search(&board, &SearchParams::default(), &control, &mut |_| {});
+    assert_eq!(out.best, None);
+}
+
+#[test]
+fn bench_is_a_signature() {
+    let a = qilin::gomoku::search::bench(Some(2));
+    let b = qilin::gomoku::search::bench(Some(2));
+    assert_eq!(a.positions, b.positions);
+    assert_eq!(a.positions.len(), 10);
+    assert!(a.total_nodes > 0);
 }

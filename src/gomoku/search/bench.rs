@@ -8,86 +8,36 @@ use crate::engine::{Limits, SearchControl};
 use crate::gomoku::{Board, Cell, Color, Rule};
 
 /// Depth searched when none is given.
-pub const DEFAULT_DEPTH: u32 = 8;
+pub const DEFAULT_DEPTH: u32 = 7;
 
 /// Table size used by the bench.
 pub const BENCH_HASH_MB: usize = 16;
 
-/// Bench positions: description, board side, rule, moves as `x,y` alternating from black.
-/// Openings from the Piskvork and GomocupJudge opening lists (centred), positions from the
-/// renju VCF puzzle set (data/gomoku/renju-vcf-*.tsv, stones given by colour), and short
-/// games of play.
+/// Bench positions: description, board side, rule, and either a move sequence alternating
+/// from black (fourth field, fifth empty) or black's and white's stones with black to move.
+/// Openings from the Piskvork and GomocupJudge opening lists (centred), middle games from
+/// Qilin's self-play (examples/gomoku_selfplay), and renju VCF puzzles from
+/// data/gomoku/renju-vcf-*.tsv.
+#[rustfmt::skip]
 pub const BENCH_POSITIONS: [(&str, usize, Rule, &str, &str); 10] = [
-    (
-        "15 freestyle piskvork opening 0,0 1,0 1,3",
-        15,
-        Rule::Freestyle,
-        "7,7 8,7 8,10",
-        "",
-    ),
-    (
-        "15 freestyle piskvork opening 0,0 1,1 0,3",
-        15,
-        Rule::Freestyle,
-        "7,7 8,8 7,10",
-        "",
-    ),
-    (
-        "15 freestyle midgame",
-        15,
-        Rule::Freestyle,
-        "7,7 8,8 8,6 6,8 9,7 7,6 6,7 10,7 9,6 9,5 10,5 7,8 5,8",
-        "",
-    ),
-    (
-        "20 freestyle openings-20 line 1",
-        20,
-        Rule::Freestyle,
-        "3,2 4,1 7,1",
-        "",
-    ),
-    (
-        "20 freestyle midgame",
-        20,
-        Rule::Freestyle,
-        "10,10 11,11 11,9 9,11 12,10 10,9 9,10 13,10 12,9 12,8 13,8 10,11",
-        "",
-    ),
-    (
-        "15 standard opening",
-        15,
-        Rule::Standard,
-        "7,7 8,6 6,6 8,8 8,7",
-        "",
-    ),
-    (
-        "15 renju opening (kagetsu)",
-        15,
-        Rule::Renju,
-        "7,7 7,6 8,6",
-        "",
-    ),
-    (
-        "15 renju midgame",
-        15,
-        Rule::Renju,
-        "7,7 7,6 8,6 6,8 8,8 8,7 6,6 9,9 5,5 4,4 6,7 6,5",
-        "",
-    ),
-    (
-        "15 renju vcf-black #2",
-        15,
-        Rule::Renju,
-        "8,6 7,7 3,8 6,9 7,9 3,10 7,10 5,12 6,12 8,12",
-        "7,5 4,8 4,9 8,9 2,11 6,11 7,11 8,11 9,12 7,13",
-    ),
-    (
-        "20 caro midgame",
-        20,
-        Rule::Caro,
-        "10,10 11,10 10,11 9,9 11,12 12,13 9,11 12,11 10,12",
-        "",
-    ),
+    ("15 freestyle, piskvork opening 0,0 1,1 0,3", 15, Rule::Freestyle, "7,7 8,8 7,10", ""),
+    ("15 freestyle, self-play after 8 moves", 15, Rule::Freestyle,
+     "7,5 5,6 5,5 8,5 6,4 4,6 6,6 4,4", ""),
+    ("20 freestyle, openings-20 line 1", 20, Rule::Freestyle, "3,2 4,1 7,1", ""),
+    ("20 freestyle, self-play after 8 moves", 20, Rule::Freestyle,
+     "10,8 8,9 8,8 9,8 7,10 9,7 9,9 11,7", ""),
+    ("15 standard, self-play after 8 moves", 15, Rule::Standard,
+     "7,5 5,6 5,5 4,5 6,7 6,4 7,7 4,4", ""),
+    ("15 renju, opening 7,7 7,6 8,6", 15, Rule::Renju, "7,7 7,6 8,6", ""),
+    ("15 renju, self-play after 16 moves", 15, Rule::Renju,
+     "7,5 5,6 5,5 6,4 6,7 8,5 4,7 4,8 4,4 3,6 6,6 7,7 3,3 2,2 2,4 2,6", ""),
+    ("15 renju, VCF black #2", 15, Rule::Renju,
+     "8,6 7,7 3,8 6,9 7,9 3,10 7,10 5,12 6,12 8,12",
+     "7,5 4,8 4,9 8,9 2,11 6,11 7,11 8,11 9,12 7,13"),
+    ("15 renju, VCF intro #3", 15, Rule::Renju,
+     "5,5 9,5 5,6 8,6 6,7 7,7 10,7 6,9 8,9", "10,4 4,5 8,5 6,6 7,6 5,7 11,7 9,8 9,9"),
+    ("20 caro, self-play after 12 moves", 20, Rule::Caro,
+     "9,9 9,11 11,12 11,10 12,10 10,12 8,10 7,11 10,11 8,9 12,13 14,15", ""),
 ];
 
 /// The result of a bench run.

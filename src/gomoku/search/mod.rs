@@ -41,6 +41,10 @@ pub struct SearchParams {
     pub vcf_nodes: u64,
     /// Node budget of the root VCT stage.
     pub vct_nodes: u64,
+    /// Node budget of each VCF run in the quiescence stage (0: no VCF there).
+    pub qvcf_nodes: u64,
+    /// Four moves a quiescence VCF may chain.
+    pub qvcf_depth: u32,
 }
 
 impl Default for SearchParams {
@@ -48,7 +52,9 @@ impl Default for SearchParams {
         SearchParams {
             vct: true,
             vcf_nodes: 100_000,
-            vct_nodes: 200_000,
+            vct_nodes: 50_000,
+            qvcf_nodes: 400,
+            qvcf_depth: 5,
         }
     }
 }
@@ -93,6 +99,8 @@ pub(crate) struct Shared<'a> {
     pub stop: AtomicBool,
     /// Nodes of all threads (each thread adds its count in batches).
     pub nodes: AtomicU64,
+    /// Quiescence VCF budget in nodes and four moves.
+    pub qvcf: (u64, u32),
 }
 
 /// The Gomoku searcher: owns its transposition table and heuristic tables. `Send`.
@@ -180,6 +188,7 @@ impl Searcher {
             control,
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
+            qvcf: (params.qvcf_nodes, params.qvcf_depth.min(16)),
         };
         let instant = |best: Cell,
                        score: i32,

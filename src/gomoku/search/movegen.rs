@@ -88,6 +88,22 @@ fn real_open_four(pos: &mut Pos) -> Option<Cell> {
     cells.into_iter().find(|&c| open_four_is_real(pos, c))
 }
 
+/// True when `color` could make an open four (or four-four) that no block stops: by the
+/// counts, and under caro checked by playing it (with `color` to move for the check).
+pub fn threatens_open_four(pos: &mut Pos, color: Color) -> bool {
+    if pos.board.threat_count(color, Threat::Flex4) == 0 {
+        return false;
+    }
+    if !is_caro(pos) {
+        return true;
+    }
+    let saved = pos.us();
+    pos.board.set_side_to_move(color);
+    let real = real_open_four(pos).is_some();
+    pos.board.set_side_to_move(saved);
+    real
+}
+
 /// With the side to move's four-three on `cell`: after the forced block, does the three
 /// still make a straight four (renju black: on a point that is not forbidden)?
 fn four_three_is_real(pos: &mut Pos, cell: Cell) -> bool {
@@ -170,7 +186,7 @@ pub fn generate(pos: &mut Pos) -> Gen {
             _ => Gen::Defend(blocks),
         };
     }
-    if pos.board.threat_count(them, Threat::Flex4) > 0 {
+    if threatens_open_four(pos, them) {
         let mut moves = defences(pos, us);
         let mut own = Vec::new();
         pos.cells_with(us, Threat::Block4, &mut own);
@@ -199,7 +215,7 @@ pub fn defences(pos: &mut Pos, us: Color) -> Vec<Cell> {
             continue;
         }
         pos.play_as(d, us);
-        let ok = pos.board.threat_count(them, Threat::Flex4) == 0;
+        let ok = !threatens_open_four(pos, them);
         pos.undo();
         if ok {
             out.push(d);

@@ -4,7 +4,9 @@
 //! Renju: black never plays a forbidden point; a forced block on a black forbidden point
 //! means black cannot block. Failures are cached by position and depth.
 
-use super::movegen::{defences, forbidden_for, four_cells, real_blocks, static_win};
+use super::movegen::{
+    defences, forbidden_for, four_cells, real_blocks, static_win, threatens_open_four,
+};
 use super::pos::Pos;
 use crate::gomoku::{Cell, Color, Threat};
 
@@ -375,7 +377,7 @@ impl<'a, T: Tick> ThreatSearch<'a, T> {
             }
             return true;
         }
-        if board.threat_count(att, Threat::Flex4) == 0 {
+        if !threatens_open_four(self.pos, att) {
             return false;
         }
         let mut moves = defences(self.pos, def);

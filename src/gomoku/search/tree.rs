@@ -19,11 +19,6 @@ use crate::engine::tt::{TtBound, TtData};
 use crate::engine::{Bound, SearchInfo, SearchOutcome};
 use crate::gomoku::Cell;
 
-/// Nodes one quiescence VCF may spend.
-const QVCF_NODES: u64 = 400;
-/// Four moves a quiescence VCF may chain.
-const QVCF_DEPTH: u32 = 5;
-
 /// Counts nodes for one thread, publishes them in batches and polls the limits.
 pub(crate) struct Counter<'a> {
     sh: &'a Shared<'a>,
@@ -571,13 +566,17 @@ impl<'a> Worker<'a> {
             _ => {}
         }
         let us = self.pos.us();
-        if four_cells(&self.pos, us) > 0 && ply + 2 * QVCF_DEPTH as usize + 2 < MAX_PLY {
+        let (qvcf_nodes, qvcf_depth) = self.sh.qvcf;
+        if qvcf_nodes > 0
+            && four_cells(&self.pos, us) > 0
+            && ply + 2 * qvcf_depth as usize + 2 < MAX_PLY
+        {
             let mut capped = Capped {
                 inner: &mut self.ctr,
-                left: QVCF_NODES,
+                left: qvcf_nodes,
             };
             let mut ts = ThreatSearch::new(&mut self.pos, &mut capped, &mut self.cache);
-            let found = ts.vcf_attack(QVCF_DEPTH, 0);
+            let found = ts.vcf_attack(qvcf_depth, 0);
             let len = ts.line.len();
             if found {
                 return mate_in(ply + len);
