@@ -12,6 +12,7 @@ pub mod eval;
 pub mod movegen;
 pub mod pos;
 pub mod threat;
+pub mod trace;
 mod tree;
 pub mod weights;
 
