@@ -171,7 +171,7 @@ fn main() {
                     }
                     let total = written.fetch_add(positions.len() as u64, Ordering::Relaxed)
                         + positions.len() as u64;
-                    if (g + 1) % 50 == 0 {
+                    if (g + 1).is_multiple_of(50) {
                         eprintln!(
                             "{} games, {total} positions, {:.0} s",
                             g + 1,

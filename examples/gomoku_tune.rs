@@ -219,7 +219,7 @@ fn main() {
             let vh = v[i] / (1.0 - beta2.powi(epoch as i32));
             w[i] -= cfg.rate * mh / (vh.sqrt() + eps);
         }
-        if epoch % 100 == 0 || epoch == cfg.epochs {
+        if epoch.is_multiple_of(100) || epoch == cfg.epochs {
             eprintln!("epoch {epoch}: loss {l:.6}");
         }
     }
