@@ -249,11 +249,7 @@ impl Searcher {
             let mut counter = Counter::new(&shared);
             let mut capped = RootBudget::new(&mut counter, control, params.vct_nodes, 25);
             let mut ts = ThreatSearch::new(&mut pos, &mut capped, &mut self.cache);
-            let found = if ts.vct(12) {
-                ts.vct_move.map(|c| (c, 2 * ts.seldepth.max(1) + 1))
-            } else {
-                None
-            };
+            let found = ts.vct(12).and_then(|plies| ts.vct_move.map(|c| (c, plies)));
             counter.flush();
             if let Some((c, plies)) = found {
                 let nodes = shared.nodes.load(Ordering::Relaxed);
