@@ -270,26 +270,28 @@ impl<'a, T: Tick> ThreatSearch<'a, T> {
         self.pos.undo();
     }
 
-    /// VCT for the side to move, iterative deepening up to `max_depth` attacker moves.
-    pub fn vct(&mut self, max_depth: u32) -> bool {
+    /// VCT for the side to move, iterative deepening up to `max_depth` attacker moves: the
+    /// plies to the five under the best defence the search saw, the first move in
+    /// `vct_move`.
+    pub fn vct(&mut self, max_depth: u32) -> Option<usize> {
         let mut depth = 1;
         loop {
             self.vct_move = None;
-            if self.vct_attack(depth, 0) {
-                return true;
+            if let Some(plies) = self.vct_attack(depth, 0) {
+                return Some(plies);
             }
             if self.aborted || depth >= max_depth {
-                return false;
+                return None;
             }
             depth += 1;
         }
     }
 
-    /// A VCT attacker node with `depth` threat moves left (the root's move goes to
-    /// `vct_move`).
-    fn vct_attack(&mut self, depth: u32, ply: usize) -> bool {
+    /// A VCT attacker node with `depth` threat moves left: plies to the five when it wins
+    /// (the root's move goes to `vct_move`).
+    fn vct_attack(&mut self, depth: u32, ply: usize) -> Option<usize> {
         if self.tick() {
-            return false;
+            return None;
         }
         self.seldepth = self.seldepth.max(ply);
         let att = self.pos.us();
@@ -299,30 +301,30 @@ impl<'a, T: Tick> ThreatSearch<'a, T> {
                 self.pos.play(block);
                 let win = self.vct_defend(depth, ply + 1);
                 self.pos.undo();
-                if win {
+                if let Some(plies) = win {
                     if ply == 0 {
                         self.vct_move = Some(block);
                     }
-                    return true;
+                    return Some(plies + 1);
                 }
                 if self.aborted {
-                    return false;
+                    return None;
                 }
             }
-            return false;
+            return None;
         }
-        if let Some((_, c)) = static_win(self.pos) {
+        if let Some((plies, c)) = static_win(self.pos) {
             if ply == 0 {
                 self.vct_move = Some(c);
             }
-            return true;
+            return Some(plies);
         }
         if depth == 0 {
-            return false;
+            return None;
         }
         let key = self.pos.board.hash() ^ VCT_SALT;
         if self.cache.failed(key, depth) {
-            return false;
+            return None;
         }
         let mut moves = Vec::new();
         four_moves(self.pos, att, &mut moves);
@@ -341,44 +343,48 @@ impl<'a, T: Tick> ThreatSearch<'a, T> {
             self.pos.play(c);
             let win = self.vct_defend(depth - 1, ply + 1);
             self.pos.undo();
-            if win {
+            if let Some(plies) = win {
                 if ply == 0 {
                     self.vct_move = Some(c);
                 }
-                return true;
+                return Some(plies + 1);
             }
             if self.aborted {
-                return false;
+                return None;
             }
         }
         self.cache.store(key, depth);
-        false
+        None
     }
 
-    /// A VCT defender node: true when every defence loses.
-    fn vct_defend(&mut self, depth: u32, ply: usize) -> bool {
+    /// A VCT defender node: when every defence loses, the plies to the five under the
+    /// longest defence.
+    fn vct_defend(&mut self, depth: u32, ply: usize) -> Option<usize> {
         if self.tick() {
-            return false;
+            return None;
         }
         let def = self.pos.us();
         let att = def.flip();
         let board = &self.pos.board;
         if board.threat_count(def, Threat::Five) > 0 {
-            return false;
+            return None;
         }
         if board.threat_count(att, Threat::Five) > 0 {
+            // No block: any move, then the five.
+            let mut longest = 2;
             for block in self.blocks_of(att) {
                 self.pos.play(block);
                 let win = self.vct_attack(depth, ply + 1);
                 self.pos.undo();
-                if !win || self.aborted {
-                    return false;
+                match win {
+                    Some(plies) if !self.aborted => longest = longest.max(plies + 1),
+                    _ => return None,
                 }
             }
-            return true;
+            return Some(longest);
         }
         if !threatens_open_four(self.pos, att) {
-            return false;
+            return None;
         }
         let mut moves = defences(self.pos, def);
         if four_cells(self.pos, def) > 0 {
@@ -390,15 +396,18 @@ impl<'a, T: Tick> ThreatSearch<'a, T> {
                 }
             }
         }
+        // No defence: any move, the open four, any move, the five.
+        let mut longest = 4;
         for d in moves {
             self.pos.play(d);
             let win = self.vct_attack(depth, ply + 1);
             self.pos.undo();
-            if !win || self.aborted {
-                return false;
+            match win {
+                Some(plies) if !self.aborted => longest = longest.max(plies + 1),
+                _ => return None,
             }
         }
-        true
+        Some(longest)
     }
 }
 
