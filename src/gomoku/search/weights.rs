@@ -1,23 +1,26 @@
-//! Evaluation and move-ordering weights, one table for a tuner to rewrite. Hand-set values.
+//! Evaluation and move-ordering weights, one table for a tuner to rewrite. The evaluation
+//! tables were fitted by `examples/gomoku_tune` on 17,558 quiet freestyle 15x15 positions of
+//! 1,500 self-play games (`examples/gomoku_datagen --games 1500 --nodes 5000 --seed 11`);
+//! the move-ordering tables are hand-set.
 //! Units: reported centipawn-like points (an open three on the board is worth about 100).
 //! Indices are [`Pattern`](crate::gomoku::Pattern) and [`Threat`](crate::gomoku::Threat)
 //! discriminants.
 
 /// Value of one line pattern at an empty cell near the stones, for its owner, by `Pattern`:
 /// Dead, Overline, B1, F1, B2, F2, F2A, F2B, B3, F3, F3S, B4, F4, F44, F5.
-pub const PATTERN: [i32; 15] = [0, 0, 1, 2, 3, 7, 8, 9, 8, 18, 20, 22, 45, 45, 90];
+pub const PATTERN: [i32; 15] = [0, 0, 0, 1, 2, 17, 19, 30, 11, 26, 38, 43, 38, 38, 76];
 
 /// Extra value of a cell's combined class for its owner, by `Threat`: None, Forbidden,
 /// Flex2, Block3, Flex2x2, Block3Plus, Flex3, Flex3Plus, Flex3x2, Block4, Block4Plus,
 /// Block4Flex3, Flex4, Five.
-pub const THREAT: [i32; 14] = [0, 0, 0, 0, 6, 8, 0, 6, 40, 0, 8, 60, 70, 100];
+pub const THREAT: [i32; 14] = [9, 0, -11, 4, -13, 3, 4, 26, 40, 21, 34, 83, 59, 85];
 
 /// The same classes when the cell's owner is the side to move (it can play there first):
 /// added on top of `THREAT` for the side to move's cells only.
-pub const THREAT_TEMPO: [i32; 14] = [0, 0, 2, 2, 8, 10, 12, 18, 60, 6, 12, 120, 150, 200];
+pub const THREAT_TEMPO: [i32; 14] = [-1, 0, 3, 2, 7, -1, 8, 17, -90, -9, -12, 235, 127, 170];
 
 /// A flat bonus for having the move.
-pub const TEMPO: i32 = 12;
+pub const TEMPO: i32 = 55;
 
 /// Move ordering: value of a cell by the mover's own class (attack), by `Threat`.
 pub const ORDER_ATTACK: [i32; 14] = [
