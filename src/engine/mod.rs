@@ -10,7 +10,7 @@ pub mod tt;
 pub mod worker;
 
 pub use control::{Clock, Limits, SearchControl};
-pub use worker::{Search, SearchEvent, spawn_search};
+pub use worker::{Search, SearchEvent, spawn_search, spawn_search_with};
 
 /// A search score from the point of view of the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
