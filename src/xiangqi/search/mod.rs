@@ -15,22 +15,15 @@ pub mod weights;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+use crate::engine::score::{self, RootMove};
 use crate::engine::tt::{TranspositionTable, TtBound};
 use crate::engine::{Bound, Score, SearchControl, SearchInfo, SearchOutcome};
 use crate::xiangqi::movegen::MoveList;
 use crate::xiangqi::{Game, Move, Position};
 
 use ordering::Heuristics;
-use tree::{RootMove, Worker};
+use tree::Worker;
 
-/// Deepest ply the search goes to (quiescence included).
-pub const MAX_PLY: usize = 128;
-/// Score of giving mate now; mate in `n` plies scores `MATE - n`.
-pub(crate) const MATE: i32 = 30_000;
-/// Scores at least this large (in magnitude) are mates (or rule wins).
-pub(crate) const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
-/// Larger than any score.
-pub(crate) const INFINITE: i32 = 31_000;
 /// Internal evaluation units per reported centipawn (a horse is about 400 inside).
 pub const UNITS_PER_CP: i32 = 4;
 
@@ -95,13 +88,7 @@ pub struct Searcher {
 
 /// Converts an internal score to the reported form.
 pub(crate) fn report_score(v: i32) -> Score {
-    if v >= MATE_BOUND {
-        Score::MatePlies(MATE - v)
-    } else if v <= -MATE_BOUND {
-        Score::MatePlies(-(MATE + v))
-    } else {
-        Score::Cp(v / UNITS_PER_CP)
-    }
+    score::report_score(v, UNITS_PER_CP)
 }
 
 impl Searcher {
@@ -210,7 +197,7 @@ impl Searcher {
             seed,
             no_capture_limit: game.no_capture_limit(),
         };
-        let root_moves: Vec<RootMove> = allowed.iter().map(|&m| RootMove::new(m)).collect();
+        let root_moves: Vec<RootMove<Move>> = allowed.iter().map(|&m| RootMove::new(m)).collect();
         let (main_heuristics, helpers) = match self.heuristics.split_first_mut() {
             Some(split) => split,
             None => unreachable!("there is always at least one thread"),

@@ -6,35 +6,16 @@ use std::sync::atomic::Ordering;
 use super::eval::evaluate;
 use super::ordering::{Heuristics, OrderContext, Picker, cont_base};
 use super::see::{SEE_VALUE, see, value_on};
-use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY, Shared, info_line};
+use super::{Shared, info_line};
+use crate::engine::score::{
+    INFINITE, MATE, MATE_BOUND, MAX_PLY, RootMove, mate_in, mated_in, score_from_tt, score_to_tt,
+};
 use crate::engine::tt::{TtBound, TtData};
 use crate::engine::{Bound, SearchInfo, SearchOutcome};
 use crate::xiangqi::Position;
 use crate::xiangqi::movegen::{GenType, MoveList};
 use crate::xiangqi::rules::{CycleVerdict, judge_cycle};
 use crate::xiangqi::types::{Color, Move, Piece, PieceKind};
-
-/// A root move with its latest score and principal variation.
-#[derive(Clone, Debug)]
-pub(crate) struct RootMove {
-    pub mv: Move,
-    pub score: i32,
-    pub prev_score: i32,
-    pub pv: Vec<Move>,
-    pub seldepth: u32,
-}
-
-impl RootMove {
-    pub fn new(mv: Move) -> RootMove {
-        RootMove {
-            mv,
-            score: -INFINITE,
-            prev_score: -INFINITE,
-            pv: vec![mv],
-            seldepth: 0,
-        }
-    }
-}
 
 #[derive(Clone, Copy)]
 struct Frame {
@@ -90,30 +71,6 @@ const fn ln_q10(x: u64) -> i64 {
     (n as i64 * 1024 + frac) * 710 / 1024
 }
 
-#[inline]
-fn score_to_tt(v: i32, ply: usize) -> i16 {
-    let v = if v >= MATE_BOUND {
-        v + ply as i32
-    } else if v <= -MATE_BOUND {
-        v - ply as i32
-    } else {
-        v
-    };
-    v.clamp(-MATE, MATE) as i16
-}
-
-#[inline]
-fn score_from_tt(v: i16, ply: usize) -> i32 {
-    let v = v as i32;
-    if v >= MATE_BOUND {
-        v - ply as i32
-    } else if v <= -MATE_BOUND {
-        v + ply as i32
-    } else {
-        v
-    }
-}
-
 /// Whether `color` keeps enough pieces for null-move pruning to be safe from zugzwang.
 fn null_move_allowed(pos: &Position, color: Color) -> bool {
     let chariots = pos.pieces(color, PieceKind::Chariot).count_ones();
@@ -141,7 +98,7 @@ pub(crate) struct Worker<'a> {
     nulls: Vec<bool>,
     /// Index of the root position in `keys`.
     root_index: usize,
-    root_moves: Vec<RootMove>,
+    root_moves: Vec<RootMove<Move>>,
     pv_index: usize,
     nmp_min_ply: usize,
 }
@@ -150,7 +107,7 @@ impl<'a> Worker<'a> {
     pub fn new(
         sh: &'a Shared<'a>,
         pos: Position,
-        root_moves: Vec<RootMove>,
+        root_moves: Vec<RootMove<Move>>,
         h: &'a mut Heuristics,
         id: usize,
     ) -> Worker<'a> {
@@ -271,8 +228,8 @@ impl<'a> Worker<'a> {
                 if cycle > 0 {
                     return Some(match judge_cycle(&mut self.pos, cycle) {
                         CycleVerdict::Draw => 0,
-                        CycleVerdict::SideToMoveWins(_) => MATE - ply as i32,
-                        CycleVerdict::SideToMoveLoses(_) => -(MATE - ply as i32),
+                        CycleVerdict::SideToMoveWins(_) => mate_in(ply),
+                        CycleVerdict::SideToMoveLoses(_) => mated_in(ply),
                     });
                 }
             }
@@ -424,7 +381,7 @@ impl<'a> Worker<'a> {
     /// Orders the root moves once before the first iteration: captures by SEE, then the rest.
     fn order_root_moves(&mut self) {
         let pos = &self.pos;
-        let mut keyed: Vec<(i32, RootMove)> = self
+        let mut keyed: Vec<(i32, RootMove<Move>)> = self
             .root_moves
             .drain(..)
             .map(|rm| {
@@ -534,8 +491,8 @@ impl<'a> Worker<'a> {
             return if in_check { 0 } else { evaluate(&self.pos) };
         }
         // Mate distance pruning.
-        alpha = alpha.max(-(MATE - ply as i32));
-        beta = beta.min(MATE - ply as i32 - 1);
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
         if alpha >= beta {
             return alpha;
         }
@@ -636,7 +593,7 @@ impl<'a> Worker<'a> {
         self.pos.generate_legal(&mut list);
         if list.is_empty() {
             // Checkmate or stalemate: either way the side to move loses.
-            return -(MATE - ply as i32);
+            return mated_in(ply);
         }
         let prev = if ply > 0 {
             self.stack[ply - 1]
@@ -844,7 +801,7 @@ impl<'a> Worker<'a> {
             best = -INFINITE;
             self.pos.generate_legal(&mut list);
             if list.is_empty() {
-                return -(MATE - ply as i32);
+                return mated_in(ply);
             }
         } else {
             stand = match tt {
