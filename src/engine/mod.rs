@@ -5,7 +5,9 @@
 //! [`SearchControl`] and report [`SearchInfo`] / [`SearchOutcome`]; protocol modules format them.
 
 pub mod control;
+pub mod deepening;
 pub mod score;
+pub mod smp;
 pub mod tt;
 pub mod worker;
 
