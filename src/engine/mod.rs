@@ -5,13 +5,15 @@
 //! [`SearchControl`] and report [`SearchInfo`] / [`SearchOutcome`]; protocol modules format them.
 
 pub mod control;
+pub mod deepening;
 pub mod score;
+pub mod smp;
 pub mod tt;
 pub mod worker;
 pub mod zobrist;
 
 pub use control::{Clock, Limits, SearchControl};
-pub use worker::{Search, SearchEvent, spawn_search};
+pub use worker::{Search, SearchEvent, spawn_search, spawn_search_with};
 
 /// A search score from the point of view of the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -43,34 +43,50 @@ pub enum SearchEvent<S: Search> {
 /// infinite mode, the thread blocks on [`SearchControl::wait_for_release`] (the protocols
 /// forbid the answer before `stop` / `ponderhit`) before sending [`SearchEvent::Done`].
 pub fn spawn_search<S: Search>(
-    mut searcher: S,
+    searcher: S,
     game: Arc<S::Game>,
     params: S::Params,
     control: Arc<SearchControl>,
     events: Sender<SearchEvent<S>>,
 ) -> std::io::Result<()> {
+    spawn_search_with(searcher, game, params, control, move |event| {
+        let _ = events.send(event);
+    })
+}
+
+/// Like [`spawn_search`], but hands every event to `send` (for example to tag it with the
+/// id of the job it belongs to before it goes on a channel shared by several searches).
+pub fn spawn_search_with<S, F>(
+    mut searcher: S,
+    game: Arc<S::Game>,
+    params: S::Params,
+    control: Arc<SearchControl>,
+    send: F,
+) -> std::io::Result<()>
+where
+    S: Search,
+    F: Fn(SearchEvent<S>) + Send + 'static,
+{
     std::thread::Builder::new()
         .name("search".into())
         .spawn(move || {
             let result = catch_unwind(AssertUnwindSafe(|| {
-                let mut report = |info: SearchInfo<S::Move>| {
-                    let _ = events.send(SearchEvent::Info(info));
-                };
+                let mut report = |info: SearchInfo<S::Move>| send(SearchEvent::Info(info));
                 let outcome = searcher.run(&game, &params, &control, &mut report);
                 control.wait_for_release();
                 outcome
             }));
-            let _ = match result {
-                Ok(outcome) => events.send(SearchEvent::Done(Box::new(searcher), outcome)),
+            match result {
+                Ok(outcome) => send(SearchEvent::Done(Box::new(searcher), outcome)),
                 Err(panic) => {
                     let why = panic
                         .downcast_ref::<&str>()
                         .map(|s| s.to_string())
                         .or_else(|| panic.downcast_ref::<String>().cloned())
                         .unwrap_or_else(|| "panic".to_string());
-                    events.send(SearchEvent::Crashed(why))
+                    send(SearchEvent::Crashed(why))
                 }
-            };
+            }
         })
         .map(|_| ())
 }

@@ -1,6 +1,6 @@
-//! The engine thread of a Gomoku (Piskvork / Gomocup) session: owns the board, the settings
-//! and the searcher; runs searches on the search thread through the engine layer and
-//! answers while they run. While thinking, `END` leaves at once and `YXSTOP` makes the
+//! The Gomoku (Piskvork / Gomocup) front end of the engine thread's [`Session`]: owns the
+//! board and the settings, and says what each command means; the shared core runs the
+//! searches, the queue and the watchdog. While thinking, `END` leaves at once and `YXSTOP` makes the
 //! search answer now; every other command waits in a queue and is handled, in order, after
 //! the move. Bad input gets `ERROR` (a known command that cannot be done) or `UNKNOWN`, and
 //! the position stays as it was.
@@ -13,17 +13,18 @@
 //! five; Yixin-style managers send 2 for renju, so 2 (the "continuous game" flag alone, which
 //! Qilin does not play) is taken as renju.
 
-use std::collections::VecDeque;
 use std::io::Write;
+use std::marker::PhantomData;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, Sender, never, select};
+use crossbeam_channel::Receiver;
 
 use super::command::{Command, ParseError};
+use super::core::{Core, FrontEnd, Job, Session, StartError, Watchdog};
 use super::piskvork::{BlockKind, BlockStone, GomokuCommand, about_line, forbid_line};
 use super::{ENGINE_VERSION, Input};
-use crate::engine::{Limits, Score, Search, SearchControl, SearchEvent, SearchInfo, spawn_search};
+use crate::engine::{Limits, Score, Search, SearchControl, SearchInfo, SearchOutcome};
 use crate::gomoku::{Board, Cell, Color, Rule, Threat};
 
 /// What the session needs from a Gomoku searcher besides [`Search`].
@@ -214,223 +215,205 @@ enum Purpose {
     Swap2First,
 }
 
-/// The running search.
-struct Job {
-    id: u64,
-    control: Arc<SearchControl>,
+/// What the Gomoku front end remembers about a running search.
+pub(crate) struct GomokuJob {
     purpose: Purpose,
     /// The position searched (for the fallback move).
     board: Board,
-    stopping: bool,
-    started: Instant,
 }
 
 /// Scores (from the mover's view) beyond which Swap2 takes a side: about a third of a
 /// won position in the evaluation's units.
 const SWAP2_MARGIN: i32 = 60;
 
-/// The engine thread's state.
-pub(crate) struct GomokuSession<W: Write, S: GomokuSearcher = DefaultSearcher>
-where
-    S::Params: Default,
-{
-    input: Receiver<Input>,
-    events_tx: Sender<(u64, SearchEvent<S>)>,
-    events_rx: Receiver<(u64, SearchEvent<S>)>,
-    out: W,
+/// The Gomoku (Piskvork) front end's state.
+pub(crate) struct Gomoku<S> {
     settings: Settings,
     board: Option<Board>,
-    searcher: Option<S>,
-    job: Option<Job>,
-    next_job_id: u64,
-    /// Commands (and bad lines, to keep the answers in order) that came while thinking.
-    queue: VecDeque<(Result<GomokuCommand, ParseError>, Instant)>,
     /// Problems with `INFO` values, told before the next answer.
     notes: Vec<String>,
     /// Thinking time used in this game (for `timeout_match` without `time_left`).
     used_ms: u64,
-    /// The input has ended: searches stop at once.
-    eof: bool,
-    quit: bool,
+    searcher: PhantomData<fn() -> S>,
 }
 
-impl<W: Write, S: GomokuSearcher> GomokuSession<W, S>
+/// The engine thread of a Gomoku session, with the searcher `S`.
+pub(crate) type GomokuSession<W, S = DefaultSearcher> = Session<Gomoku<S>, W>;
+
+impl<W: Write + 'static, S: GomokuSearcher> Session<Gomoku<S>, W>
 where
     S::Params: Default,
 {
-    /// A session reading `input` and writing to `out`.
+    /// A session reading `input` and writing to `out`. It runs until `END`, or the end of
+    /// input: then the running search is stopped, and the commands that came before the
+    /// end are answered (their searches stopped at once) in order before the session ends.
     pub(crate) fn new(input: Receiver<Input>, out: W) -> Self {
-        let (events_tx, events_rx) = crossbeam_channel::unbounded();
-        let settings = Settings::default();
-        let searcher = S::create(settings.hash_mb(), settings.threads);
-        GomokuSession {
-            input,
-            events_tx,
-            events_rx,
-            out,
-            settings,
+        let front = Gomoku {
+            settings: Settings::default(),
             board: None,
-            searcher: Some(searcher),
-            job: None,
-            next_job_id: 0,
-            queue: VecDeque::new(),
             notes: Vec::new(),
             used_ms: 0,
-            eof: false,
-            quit: false,
-        }
+            searcher: PhantomData,
+        };
+        Session::with_front_end(front, input, out)
+    }
+}
+
+impl<S: GomokuSearcher> FrontEnd for Gomoku<S>
+where
+    S::Params: Default,
+{
+    type Searcher = S;
+    /// Bad lines are queued too, to keep the answers in order.
+    type Command = Result<GomokuCommand, ParseError>;
+    type Job = GomokuJob;
+    type Task = ();
+
+    fn new_searcher(&self) -> S {
+        S::create(self.settings.hash_mb(), self.settings.threads)
     }
 
-    /// Runs until `END`, or the end of input: then the running search is stopped, and the
-    /// commands that came before the end are answered (their searches stopped at once) in
-    /// order before the session ends. Returns the exit code.
-    pub(crate) fn run(mut self) -> i32 {
-        loop {
-            if self.quit {
-                return 0;
-            }
-            if self.job.is_none() {
-                if let Some((item, at)) = self.queue.pop_front() {
-                    match item {
-                        Ok(cmd) => self.idle_command(cmd, at),
-                        Err(error) => self.bad_input(error),
-                    }
-                    continue;
-                }
-                if self.eof {
-                    return 0;
-                }
-            }
-            let input = if self.eof {
-                never()
-            } else {
-                self.input.clone()
-            };
-            let events = self.events_rx.clone();
-            let timeout = self.watchdog_timeout();
-            select! {
-                recv(input) -> msg => match msg {
-                    Ok(Input::Eof) | Err(_) => {
-                        self.eof = true;
-                        if let Some(job) = self.job.as_mut() {
-                            job.stopping = true;
-                            job.control.stop();
-                        }
-                    }
-                    Ok(item) => self.on_input(item),
-                },
-                recv(events) -> ev => if let Ok((id, ev)) = ev {
-                    self.on_event(id, ev);
-                },
-                default(timeout) => self.on_watchdog(),
-            }
-        }
-    }
-
-    // ----- output -------------------------------------------------------------------------
-
-    fn emit(&mut self, line: &str) {
-        let ok = writeln!(self.out, "{line}").and_then(|()| self.out.flush());
-        if ok.is_err() {
-            self.quit = true;
-        }
-    }
-
-    fn error(&mut self, text: &str) {
-        self.emit(&format!("ERROR {text}"));
-    }
-
-    fn flush_notes(&mut self) {
-        for note in std::mem::take(&mut self.notes) {
-            self.emit(&format!("MESSAGE {note}"));
-        }
-    }
-
-    // ----- input --------------------------------------------------------------------------
-
-    fn on_input(&mut self, item: Input) {
-        match item {
-            Input::Detected(_) | Input::Eof => {}
-            Input::Bad(error) if self.job.is_some() => {
-                self.queue.push_back((Err(error), Instant::now()));
-            }
-            Input::Bad(error) => self.bad_input(error),
-            Input::Command(Command::Gomoku(cmd), at) => {
-                if self.job.is_some() {
-                    self.busy_command(cmd, at);
-                } else {
-                    self.idle_command(cmd, at);
-                }
-            }
+    fn read(&mut self, core: &mut Core<Self>, input: Input) -> Option<(Self::Command, Instant)> {
+        match input {
+            Input::Detected(_) | Input::Eof => None,
+            Input::Bad(error) => Some((Err(error), Instant::now())),
+            Input::Command(Command::Gomoku(cmd), at) => Some((Ok(cmd), at)),
             Input::Command(other, _) => {
                 let name = other.name();
-                self.emit(&format!("UNKNOWN '{name}' is not a Piskvork command"));
+                core.emit(&format!("UNKNOWN '{name}' is not a Piskvork command"));
+                None
             }
         }
     }
 
-    fn bad_input(&mut self, error: ParseError) {
-        self.flush_notes();
+    fn idle(&mut self, core: &mut Core<Self>, cmd: Self::Command, at: Instant) {
+        match cmd {
+            Ok(cmd) => self.command(core, cmd, at),
+            Err(error) => self.bad_input(core, error),
+        }
+    }
+
+    fn busy(
+        &mut self,
+        core: &mut Core<Self>,
+        cmd: Self::Command,
+        at: Instant,
+    ) -> Option<(Self::Command, Instant)> {
+        match cmd {
+            Ok(GomokuCommand::End) => core.quit(),
+            Ok(GomokuCommand::YxStop) => core.stop_job(),
+            other => return Some((other, at)),
+        }
+        None
+    }
+
+    fn stop_at_end_of_input(_: &Job<GomokuJob>) -> bool {
+        true
+    }
+
+    fn info(&mut self, core: &mut Core<Self>, info: &SearchInfo<Cell>) {
+        self.report(core, info);
+    }
+
+    fn done(&mut self, core: &mut Core<Self>, job: Job<GomokuJob>, outcome: SearchOutcome<Cell>) {
+        self.used_ms += job.started.elapsed().as_millis() as u64;
+        let score = match outcome.score {
+            Score::Cp(cp) => cp,
+            Score::MatePlies(n) if n > 0 => 100_000 - n,
+            Score::MatePlies(n) => -100_000 - n,
+        };
+        let board = &job.data.board;
+        let best = outcome
+            .best
+            .filter(|&c| board.is_empty(c) && !illegal_for_mover(board, c))
+            .or_else(|| quick_move(board));
+        self.finish(core, job.data.purpose, job.stopping, best, score);
+    }
+
+    fn crashed(&mut self, core: &mut Core<Self>, job: Job<GomokuJob>, why: &str) {
+        core.emit(&format!(
+            "MESSAGE search failed ({why}); playing a quick move"
+        ));
+        self.answer_fallback(core, &job.data.board, job.data.purpose);
+    }
+
+    fn overdue(&mut self, core: &mut Core<Self>, job: Job<GomokuJob>) {
+        core.emit("MESSAGE the search did not answer in time; playing a quick move");
+        self.answer_fallback(core, &job.data.board, job.data.purpose);
+    }
+
+    fn task_done(&mut self, _: &mut Core<Self>, _: Job<GomokuJob>, (): ()) {}
+
+    fn farewell(&mut self, _: &mut Core<Self>) {}
+}
+
+/// Says `ERROR` and why.
+fn refuse<S: GomokuSearcher>(core: &mut Core<Gomoku<S>>, text: &str)
+where
+    S::Params: Default,
+{
+    core.emit(&format!("ERROR {text}"));
+}
+
+impl<S: GomokuSearcher> Gomoku<S>
+where
+    S::Params: Default,
+{
+    fn flush_notes(&mut self, core: &mut Core<Self>) {
+        for note in std::mem::take(&mut self.notes) {
+            core.emit(&format!("MESSAGE {note}"));
+        }
+    }
+
+    fn bad_input(&mut self, core: &mut Core<Self>, error: ParseError) {
+        self.flush_notes(core);
         match error {
-            ParseError::UnknownCommand(_) => self.emit(&format!("UNKNOWN {error}")),
-            _ => self.error(&error.to_string()),
+            ParseError::UnknownCommand(_) => core.emit(&format!("UNKNOWN {error}")),
+            _ => core.emit(&format!("ERROR {error}")),
         }
     }
 
-    fn busy_command(&mut self, cmd: GomokuCommand, at: Instant) {
-        match cmd {
-            GomokuCommand::End => self.quit = true,
-            GomokuCommand::YxStop => {
-                if let Some(job) = self.job.as_mut() {
-                    job.stopping = true;
-                    job.control.stop();
-                }
-            }
-            other => self.queue.push_back((Ok(other), at)),
-        }
-    }
-
-    fn idle_command(&mut self, cmd: GomokuCommand, at: Instant) {
+    fn command(&mut self, core: &mut Core<Self>, cmd: GomokuCommand, at: Instant) {
         if !matches!(cmd, GomokuCommand::Info { .. }) {
-            self.flush_notes();
+            self.flush_notes(core);
         }
         match cmd {
-            GomokuCommand::Start { width, height } => self.start(width, height),
+            GomokuCommand::Start { width, height } => self.start(core, width, height),
             GomokuCommand::Restart => match self.board.as_ref() {
                 Some(board) => {
                     let (width, height) = (board.width(), board.height());
-                    self.start(width, height);
+                    self.start(core, width, height);
                 }
-                None => self.error("RESTART before START"),
+                None => refuse(core, "RESTART before START"),
             },
             GomokuCommand::Begin => {
-                if self.board_or_error().is_some() {
-                    self.think(Purpose::Move, at);
+                if self.board_or_error(core).is_some() {
+                    self.think(core, Purpose::Move, at);
                 }
             }
             GomokuCommand::Turn(x, y) => {
-                let Some(cell) = self.free_cell(x, y) else {
+                let Some(cell) = self.free_cell(core, x, y) else {
                     return;
                 };
                 if let Some(board) = self.board.as_mut() {
                     board.play(cell);
                 }
-                self.think(Purpose::Move, at);
+                self.think(core, Purpose::Move, at);
             }
             GomokuCommand::Play(x, y) => {
-                let Some(cell) = self.free_cell(x, y) else {
+                let Some(cell) = self.free_cell(core, x, y) else {
                     return;
                 };
                 if let Some(board) = self.board.as_mut() {
                     board.play(cell);
                 }
-                self.emit(&format!("{x},{y}"));
+                core.emit(&format!("{x},{y}"));
             }
-            GomokuCommand::TakeBack(x, y) => self.take_back(x, y),
-            GomokuCommand::Block { kind, stones } => self.block(kind, &stones, at),
-            GomokuCommand::Info { key, value } => self.info(&key, &value),
-            GomokuCommand::End => self.quit = true,
-            GomokuCommand::About => self.emit(&about_line(ENGINE_VERSION)),
+            GomokuCommand::TakeBack(x, y) => self.take_back(core, x, y),
+            GomokuCommand::Block { kind, stones } => self.block(core, kind, &stones, at),
+            GomokuCommand::Info { key, value } => self.set_info(core, &key, &value),
+            GomokuCommand::End => core.quit(),
+            GomokuCommand::About => core.emit(&about_line(ENGINE_VERSION)),
             GomokuCommand::YxStop => {}
             GomokuCommand::YxShowForbid => {
                 let points: Vec<(usize, usize)> = self
@@ -443,11 +426,11 @@ where
                             .collect()
                     })
                     .unwrap_or_default();
-                self.emit(&forbid_line(&points));
+                core.emit(&forbid_line(&points));
             }
             GomokuCommand::YxShowInfo => {
                 let s = self.settings.clone();
-                self.emit(&format!(
+                core.emit(&format!(
                     "MESSAGE INFO rule {} timeout_turn {} timeout_match {} max_memory {} \
                      thread_num {} hash_size {} MAX_THREAD_NUM {MAX_THREADS}",
                     s.rule.number(),
@@ -459,59 +442,59 @@ where
                 ));
             }
             GomokuCommand::YxHashClear => {
-                if let Some(s) = self.searcher.as_mut() {
+                if let Some(s) = core.searcher_mut() {
                     s.clear();
                 }
             }
         }
     }
 
-    fn board_or_error(&mut self) -> Option<&mut Board> {
+    fn board_or_error(&mut self, core: &mut Core<Self>) -> Option<&mut Board> {
         if self.board.is_none() {
-            self.error("no board: send START first");
+            refuse(core, "no board: send START first");
         }
         self.board.as_mut()
     }
 
     /// The free cell at `x`, `y`, or an `ERROR` and `None`.
-    fn free_cell(&mut self, x: usize, y: usize) -> Option<Cell> {
-        let board = self.board_or_error()?;
+    fn free_cell(&mut self, core: &mut Core<Self>, x: usize, y: usize) -> Option<Cell> {
+        let board = self.board_or_error(core)?;
         let Some(cell) = board.cell(x, y) else {
             let (w, h) = (board.width(), board.height());
-            self.error(&format!("point {x},{y} is off the {w}x{h} board"));
+            refuse(core, &format!("point {x},{y} is off the {w}x{h} board"));
             return None;
         };
         if !board.is_empty(cell) {
-            self.error(&format!("point {x},{y} is occupied"));
+            refuse(core, &format!("point {x},{y} is occupied"));
             return None;
         }
         Some(cell)
     }
 
-    fn start(&mut self, width: usize, height: usize) {
+    fn start(&mut self, core: &mut Core<Self>, width: usize, height: usize) {
         let square = width == height;
         if square && !(5..=32).contains(&width) {
-            return self.error(&format!("unsupported size {width} (5 to 32)"));
+            return refuse(core, &format!("unsupported size {width} (5 to 32)"));
         }
         match Board::new(width, height, self.settings.rule) {
             Ok(board) => {
                 self.board = Some(board);
                 self.used_ms = 0;
-                if let Some(s) = self.searcher.as_mut() {
+                if let Some(s) = core.searcher_mut() {
                     s.clear();
                 }
-                self.emit("OK");
+                core.emit("OK");
             }
-            Err(error) => self.error(&error.to_string()),
+            Err(error) => refuse(core, &error.to_string()),
         }
     }
 
-    fn take_back(&mut self, x: usize, y: usize) {
-        let Some(board) = self.board_or_error() else {
+    fn take_back(&mut self, core: &mut Core<Self>, x: usize, y: usize) {
+        let Some(board) = self.board_or_error(core) else {
             return;
         };
         let Some(cell) = board.cell(x, y).filter(|&c| !board.is_empty(c)) else {
-            return self.error(&format!("TAKEBACK {x},{y}: no stone there"));
+            return refuse(core, &format!("TAKEBACK {x},{y}: no stone there"));
         };
         if board.last_move().map(|(c, _)| c) == Some(cell) {
             board.undo();
@@ -528,10 +511,10 @@ where
             });
             match rebuilt {
                 Ok(b) => *board = b,
-                Err(error) => return self.error(&error.to_string()),
+                Err(error) => return refuse(core, &error.to_string()),
             }
         }
-        self.emit("OK");
+        core.emit("OK");
     }
 
     /// A position from a block's stones, or why not. `swap2` blocks give colours by order.
@@ -582,16 +565,22 @@ where
         Ok(board)
     }
 
-    fn block(&mut self, kind: BlockKind, stones: &[BlockStone], at: Instant) {
+    fn block(
+        &mut self,
+        core: &mut Core<Self>,
+        kind: BlockKind,
+        stones: &[BlockStone],
+        at: Instant,
+    ) {
         let board = match self.position(stones, kind == BlockKind::Swap2) {
             Ok(board) => board,
-            Err(why) => return self.error(&format!("{why}; position unchanged")),
+            Err(why) => return refuse(core, &format!("{why}; position unchanged")),
         };
         match kind {
             BlockKind::YxBoard => self.board = Some(board),
             BlockKind::Board => {
                 self.board = Some(board);
-                self.think(Purpose::Move, at);
+                self.think(core, Purpose::Move, at);
             }
             BlockKind::Swap2 => {
                 let purpose = match stones.len() {
@@ -603,18 +592,21 @@ where
                     3 => Purpose::Swap2Second { fourth: None },
                     5 => Purpose::Swap2First,
                     n => {
-                        return self.error(&format!(
-                            "SWAP2BOARD needs 0, 3 or 5 stones, got {n}; position unchanged"
-                        ));
+                        return refuse(
+                            core,
+                            &format!(
+                                "SWAP2BOARD needs 0, 3 or 5 stones, got {n}; position unchanged"
+                            ),
+                        );
                     }
                 };
                 self.board = Some(board);
-                self.think(purpose, at);
+                self.think(core, purpose, at);
             }
         }
     }
 
-    fn info(&mut self, key: &str, value: &str) {
+    fn set_info(&mut self, core: &mut Core<Self>, key: &str, value: &str) {
         let number = || value.trim().parse::<i64>().ok();
         let bad = || format!("INFO {key}: bad value '{value}' ignored");
         match key {
@@ -640,7 +632,7 @@ where
                             MEMORY_BESIDES_HASH + (1 << 20)
                         ));
                     }
-                    self.resize_searcher();
+                    self.resize_searcher(core);
                 }
                 _ => self.notes.push(bad()),
             },
@@ -657,14 +649,14 @@ where
             "thread_num" => match number() {
                 Some(n) if n > 0 => {
                     self.settings.threads = (n as usize).min(MAX_THREADS);
-                    self.resize_searcher();
+                    self.resize_searcher(core);
                 }
                 _ => self.notes.push(bad()),
             },
             "hash_size" => match number() {
                 Some(n) if n >= 0 => {
                     self.settings.hash_kb = (n > 0).then_some(n as u64);
-                    self.resize_searcher();
+                    self.resize_searcher(core);
                 }
                 _ => self.notes.push(bad()),
             },
@@ -703,9 +695,9 @@ where
         }
     }
 
-    fn resize_searcher(&mut self) {
+    fn resize_searcher(&mut self, core: &mut Core<Self>) {
         let (hash, threads) = (self.settings.hash_mb(), self.settings.threads);
-        if let Some(s) = self.searcher.as_mut() {
+        if let Some(s) = core.searcher_mut() {
             s.resize(hash, threads);
         }
     }
@@ -734,9 +726,9 @@ where
         }
     }
 
-    fn think(&mut self, purpose: Purpose, at: Instant) {
+    fn think(&mut self, core: &mut Core<Self>, purpose: Purpose, at: Instant) {
         let Some(board) = self.board.clone() else {
-            return self.error("no board: send START first");
+            return refuse(core, "no board: send START first");
         };
         let board = match &purpose {
             Purpose::Swap2Open {
@@ -751,10 +743,10 @@ where
             _ => board,
         };
         if board.is_full() {
-            return self.error("the board is full");
+            return refuse(core, "the board is full");
         }
         if let Some(note) = game_over_note(&board) {
-            self.emit(&format!("MESSAGE {note}"));
+            core.emit(&format!("MESSAGE {note}"));
         }
         let mut limits = self.limits(&board);
         if let Purpose::Swap2Open { candidates, .. } = &purpose {
@@ -770,109 +762,47 @@ where
             limits.match_left_ms = limits.match_left_ms.map(|t| t / 2);
         }
         let control = Arc::new(SearchControl::with_origin(&limits, at));
-        if self.eof {
+        if core.at_eof() {
             control.stop();
         }
-        let Some(searcher) = self.searcher.take() else {
-            return self.error("internal: no searcher");
-        };
-        self.next_job_id += 1;
-        let id = self.next_job_id;
-        let (tx, rx) = crossbeam_channel::unbounded();
-        let forward = self.events_tx.clone();
-        // Tag this search's events with its id, so a late answer of an abandoned search is
-        // recognised and dropped.
-        let relay = std::thread::Builder::new()
-            .name("search-relay".into())
-            .spawn(move || {
-                for event in rx {
-                    if forward.send((id, event)).is_err() {
-                        break;
-                    }
-                }
-            });
-        let started = spawn_search(
-            searcher,
-            Arc::new(board.clone()),
-            S::Params::default(),
-            control.clone(),
-            tx,
-        );
-        if relay.is_err() || started.is_err() {
-            self.searcher = Some(S::create(self.settings.hash_mb(), self.settings.threads));
-            return self.answer_fallback(&board, purpose);
-        }
-        self.job = Some(Job {
-            id,
-            control,
+        let data = GomokuJob {
             purpose,
-            board,
-            stopping: false,
-            started: at,
-        });
-    }
-
-    fn on_event(&mut self, id: u64, event: SearchEvent<S>) {
-        let current = self.job.as_ref().is_some_and(|job| job.id == id);
-        match event {
-            SearchEvent::Info(info) if current => self.report(&info),
-            SearchEvent::Info(_) => {}
-            SearchEvent::Done(searcher, outcome) => {
-                if self.searcher.is_none() {
-                    self.searcher = Some(*searcher);
-                }
-                if !current {
-                    return;
-                }
-                let Some(job) = self.job.take() else {
-                    return;
-                };
-                self.used_ms += job.started.elapsed().as_millis() as u64;
-                let score = match outcome.score {
-                    Score::Cp(cp) => cp,
-                    Score::MatePlies(n) if n > 0 => 100_000 - n,
-                    Score::MatePlies(n) => -100_000 - n,
-                };
-                let best = outcome
-                    .best
-                    .filter(|&c| job.board.is_empty(c) && !illegal_for_mover(&job.board, c))
-                    .or_else(|| quick_move(&job.board));
-                self.finish(job, best, score);
-            }
-            SearchEvent::Crashed(why) if current => {
-                self.emit(&format!(
-                    "MESSAGE search failed ({why}); playing a quick move"
-                ));
-                self.searcher = Some(S::create(self.settings.hash_mb(), self.settings.threads));
-                if let Some(job) = self.job.take() {
-                    self.answer_fallback(&job.board, job.purpose);
-                }
-            }
-            SearchEvent::Crashed(_) => {
-                if self.searcher.is_none() {
-                    self.searcher = Some(S::create(self.settings.hash_mb(), self.settings.threads));
-                }
+            board: board.clone(),
+        };
+        let watchdog = Watchdog::GiveUp(WATCHDOG_GRACE);
+        match core.start_search(
+            Arc::new(board),
+            S::Params::default(),
+            control,
+            at,
+            watchdog,
+            data,
+        ) {
+            Ok(()) => {}
+            Err(StartError::NoSearcher(_)) => refuse(core, "internal: no searcher"),
+            Err(StartError::Spawn(_, data)) => {
+                core.set_searcher(self.new_searcher());
+                self.answer_fallback(core, &data.board, data.purpose);
             }
         }
     }
 
     /// Answers for a search that failed or hangs, with a quick move.
-    fn answer_fallback(&mut self, board: &Board, purpose: Purpose) {
-        let best = quick_move(board);
-        let job = Job {
-            id: 0,
-            control: Arc::new(SearchControl::new(&Limits::default())),
-            purpose,
-            board: board.clone(),
-            stopping: true,
-            started: Instant::now(),
-        };
-        self.finish(job, best, 0);
+    fn answer_fallback(&mut self, core: &mut Core<Self>, board: &Board, purpose: Purpose) {
+        self.finish(core, purpose, true, quick_move(board), 0);
     }
 
-    /// Turns a finished search into the answer its purpose calls for.
-    fn finish(&mut self, job: Job, best: Option<Cell>, score: i32) {
-        match job.purpose {
+    /// Turns a finished search into the answer its purpose calls for; `stopping` when the
+    /// search was cut short (the answer then takes no more time).
+    fn finish(
+        &mut self,
+        core: &mut Core<Self>,
+        purpose: Purpose,
+        stopping: bool,
+        best: Option<Cell>,
+        score: i32,
+    ) {
+        match purpose {
             Purpose::Move => match best {
                 Some(cell) => {
                     if let Some(board) = self.board.as_mut()
@@ -880,9 +810,9 @@ where
                     {
                         board.play(cell);
                     }
-                    self.emit(&cell.to_string());
+                    core.emit(&cell.to_string());
                 }
-                None => self.error("no move: the board is full"),
+                None => refuse(core, "no move: the board is full"),
             },
             Purpose::Swap2Open {
                 candidates,
@@ -891,17 +821,17 @@ where
             } => {
                 let here = (score.abs(), index);
                 let best_so_far = Some(best_so_far.map_or(here, |b| b.min(here)));
-                if index + 1 < candidates.len() && !job.stopping {
+                if index + 1 < candidates.len() && !stopping {
                     let next = Purpose::Swap2Open {
                         candidates,
                         index: index + 1,
                         best: best_so_far,
                     };
-                    return self.think(next, Instant::now());
+                    return self.think(core, next, Instant::now());
                 }
                 let chosen = best_so_far.map_or(0, |(_, i)| i);
                 let Some(stones) = candidates.get(chosen).copied() else {
-                    return self.error("no opening fits this board");
+                    return refuse(core, "no opening fits this board");
                 };
                 if let Some(board) = self.board.as_mut() {
                     for cell in stones {
@@ -911,37 +841,41 @@ where
                     }
                 }
                 let text: Vec<String> = stones.iter().map(Cell::to_string).collect();
-                self.emit(&text.join(" "));
+                core.emit(&text.join(" "));
             }
             Purpose::Swap2Second { fourth: None } => {
                 let Some(cell) = best else {
-                    return self.error("no move: the board is full");
+                    return refuse(core, "no move: the board is full");
                 };
                 if score <= -SWAP2_MARGIN {
-                    self.emit("SWAP");
-                } else if score >= SWAP2_MARGIN || job.stopping {
+                    core.emit("SWAP");
+                } else if score >= SWAP2_MARGIN || stopping {
                     if let Some(board) = self.board.as_mut() {
                         board.play(cell);
                     }
-                    self.emit(&cell.to_string());
+                    core.emit(&cell.to_string());
                 } else {
                     // Balanced: put the fourth stone and a fifth, and let the opponent choose.
                     if let Some(board) = self.board.as_mut() {
                         board.play(cell);
                     }
-                    self.think(Purpose::Swap2Second { fourth: Some(cell) }, Instant::now());
+                    self.think(
+                        core,
+                        Purpose::Swap2Second { fourth: Some(cell) },
+                        Instant::now(),
+                    );
                 }
             }
             Purpose::Swap2Second {
                 fourth: Some(fourth),
             } => {
                 let Some(fifth) = best else {
-                    return self.emit(&fourth.to_string());
+                    return core.emit(&fourth.to_string());
                 };
                 if let Some(board) = self.board.as_mut() {
                     board.play(fifth);
                 }
-                self.emit(&format!("{fourth} {fifth}"));
+                core.emit(&format!("{fourth} {fifth}"));
             }
             Purpose::Swap2First => {
                 // White to move: a good score for white takes white with a move.
@@ -950,16 +884,16 @@ where
                         if let Some(board) = self.board.as_mut() {
                             board.play(cell);
                         }
-                        self.emit(&cell.to_string());
+                        core.emit(&cell.to_string());
                     }
-                    _ => self.emit("SWAP"),
+                    _ => core.emit("SWAP"),
                 }
             }
         }
     }
 
     /// One `MESSAGE` line per finished iteration.
-    fn report(&mut self, info: &SearchInfo<Cell>) {
+    fn report(&mut self, core: &mut Core<Self>, info: &SearchInfo<Cell>) {
         let score = match info.score {
             Score::Cp(cp) => cp.to_string(),
             Score::MatePlies(n) if n >= 0 => format!("+M{n}"),
@@ -967,7 +901,7 @@ where
         };
         let nps = info.nodes.saturating_mul(1000) / info.time_ms.max(1);
         let pv: Vec<String> = info.pv.iter().map(Cell::to_string).collect();
-        self.emit(&format!(
+        core.emit(&format!(
             "MESSAGE depth {}-{} ev {score} n {} n/s {nps} tm {} pv {}",
             info.depth,
             info.seldepth,
@@ -975,48 +909,6 @@ where
             info.time_ms,
             pv.join(" ")
         ));
-    }
-
-    fn watchdog_timeout(&self) -> Duration {
-        match &self.job {
-            Some(job) => {
-                let hard = job.control.hard_ms();
-                if hard == u64::MAX {
-                    return Duration::from_millis(500);
-                }
-                let due = Duration::from_millis(hard) + WATCHDOG_GRACE;
-                due.saturating_sub(job.started.elapsed())
-                    .max(Duration::from_millis(5))
-            }
-            None => Duration::from_secs(3600),
-        }
-    }
-
-    /// A search past its hard deadline is stopped; one that still does not answer is
-    /// answered for with a quick move (its searcher is replaced when it never comes back).
-    fn on_watchdog(&mut self) {
-        let Some(job) = self.job.as_mut() else {
-            return;
-        };
-        let hard = job.control.hard_ms();
-        if hard == u64::MAX {
-            return;
-        }
-        let elapsed = job.started.elapsed();
-        if elapsed >= Duration::from_millis(hard) && !job.stopping {
-            job.stopping = true;
-            job.control.stop();
-        }
-        if elapsed >= Duration::from_millis(hard) + WATCHDOG_GRACE
-            && let Some(job) = self.job.take()
-        {
-            job.control.stop();
-            self.emit("MESSAGE the search did not answer in time; playing a quick move");
-            if self.searcher.is_none() {
-                self.searcher = Some(S::create(self.settings.hash_mb(), self.settings.threads));
-            }
-            self.answer_fallback(&job.board, job.purpose);
-        }
     }
 }
 

@@ -13,6 +13,7 @@
 //! `ERROR`/`UNKNOWN`), the previous state is kept and the engine keeps working.
 
 pub mod command;
+mod core;
 mod gomocup;
 mod parse;
 pub mod piskvork;
@@ -219,7 +220,7 @@ pub fn run_stdio() -> i32 {
         Input::Detected(Protocol::Piskvork) => {
             gomocup::GomokuSession::<_, gomocup::DefaultSearcher>::new(rx, io::stdout()).run()
         }
-        first => session::Session::new(rx, io::stdout()).run_from(first),
+        first => session::XiangqiSession::new(rx, io::stdout()).run_from(first),
     }
 }
 

@@ -13,24 +13,16 @@ pub mod see;
 mod tree;
 pub mod weights;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-
+use crate::engine::score::{self, RootMove};
+use crate::engine::smp::{SmpShared, lazy_smp};
 use crate::engine::tt::{TranspositionTable, TtBound};
 use crate::engine::{Bound, Score, SearchControl, SearchInfo, SearchOutcome};
 use crate::xiangqi::movegen::MoveList;
 use crate::xiangqi::{Game, Move, Position};
 
 use ordering::Heuristics;
-use tree::{RootMove, Worker};
+use tree::Worker;
 
-/// Deepest ply the search goes to (quiescence included).
-pub const MAX_PLY: usize = 128;
-/// Score of giving mate now; mate in `n` plies scores `MATE - n`.
-pub(crate) const MATE: i32 = 30_000;
-/// Scores at least this large (in magnitude) are mates (or rule wins).
-pub(crate) const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
-/// Larger than any score.
-pub(crate) const INFINITE: i32 = 31_000;
 /// Internal evaluation units per reported centipawn (a horse is about 400 inside).
 pub const UNITS_PER_CP: i32 = 4;
 
@@ -75,10 +67,8 @@ pub struct HashProbe {
 pub(crate) struct Shared<'a> {
     pub tt: &'a TranspositionTable,
     pub control: &'a SearchControl,
-    /// Set when the main thread is done, to stop the helpers.
-    pub stop: AtomicBool,
-    /// Nodes of all threads (each thread adds its count in batches).
-    pub nodes: AtomicU64,
+    /// The helpers' stop flag and the node count of all threads.
+    pub smp: SmpShared,
     pub multipv: usize,
     pub randomness: i32,
     pub seed: u64,
@@ -95,13 +85,7 @@ pub struct Searcher {
 
 /// Converts an internal score to the reported form.
 pub(crate) fn report_score(v: i32) -> Score {
-    if v >= MATE_BOUND {
-        Score::MatePlies(MATE - v)
-    } else if v <= -MATE_BOUND {
-        Score::MatePlies(-(MATE + v))
-    } else {
-        Score::Cp(v / UNITS_PER_CP)
-    }
+    score::report_score(v, UNITS_PER_CP)
 }
 
 impl Searcher {
@@ -203,42 +187,33 @@ impl Searcher {
         let shared = Shared {
             tt: &self.tt,
             control,
-            stop: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
+            smp: SmpShared::new(),
             multipv: (params.multipv.max(1) as usize).min(allowed.len()),
             randomness: (params.randomness.min(1000) as i32) * UNITS_PER_CP,
             seed,
             no_capture_limit: game.no_capture_limit(),
         };
-        let root_moves: Vec<RootMove> = allowed.iter().map(|&m| RootMove::new(m)).collect();
-        let (main_heuristics, helpers) = match self.heuristics.split_first_mut() {
-            Some(split) => split,
-            None => unreachable!("there is always at least one thread"),
-        };
+        let root_moves: Vec<RootMove<Move>> = allowed.iter().map(|&m| RootMove::new(m)).collect();
         let shared_ref = &shared;
-        let outcome = std::thread::scope(|scope| {
-            for (i, h) in helpers.iter_mut().enumerate() {
-                let root = root.clone();
-                let moves = root_moves.clone();
-                scope.spawn(move || {
-                    let mut worker = Worker::new(shared_ref, root, moves, h, i + 1);
-                    worker.iterate(None);
-                });
-            }
-            let mut worker = Worker::new(
-                shared_ref,
-                root.clone(),
-                root_moves.clone(),
-                main_heuristics,
-                0,
-            );
-            let outcome = worker.iterate(Some(report));
-            control.wait_for_release();
-            shared_ref.stop.store(true, Ordering::Release);
-            outcome
-        });
+        let outcome = lazy_smp(
+            &shared.smp,
+            &mut self.heuristics,
+            |id, h| {
+                let mut worker = Worker::new(shared_ref, root.clone(), root_moves.clone(), h, id);
+                worker.iterate(None);
+            },
+            |h| {
+                let mut worker = Worker::new(shared_ref, root.clone(), root_moves.clone(), h, 0);
+                let outcome = worker.iterate(Some(report));
+                control.wait_for_release();
+                outcome
+            },
+        );
+        let Some(outcome) = outcome else {
+            unreachable!("there is always at least one thread")
+        };
         SearchOutcome {
-            nodes: shared.nodes.load(Ordering::Relaxed),
+            nodes: shared.smp.nodes(),
             ..outcome
         }
     }

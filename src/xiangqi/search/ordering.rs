@@ -1,8 +1,8 @@
 //! Move ordering: the hash move, then captures by MVV-LVA (the ones that lose material by
 //! SEE go last), killers, the countermove, and quiet moves by history.
 
-use super::MAX_PLY;
 use super::see::{SEE_VALUE, see, value_on};
+use crate::engine::score::MAX_PLY;
 use crate::xiangqi::Position;
 use crate::xiangqi::movegen::{MAX_MOVES, MoveList};
 use crate::xiangqi::types::{Move, Piece, SQUARES};

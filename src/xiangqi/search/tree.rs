@@ -1,40 +1,21 @@
 //! One search thread: iterative deepening at the root, the principal variation search and
 //! quiescence, with the repetition verdicts inside the tree.
 
-use std::sync::atomic::Ordering;
-
 use super::eval::evaluate;
 use super::ordering::{Heuristics, OrderContext, Picker, cont_base};
 use super::see::{SEE_VALUE, see, value_on};
-use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY, Shared, info_line};
+use super::{Shared, info_line};
+use crate::engine::deepening::{Aspiration, Stability, TimeScale, Window, thread_depth};
+use crate::engine::score::{
+    INFINITE, MATE, MATE_BOUND, MAX_PLY, RootMove, mate_in, mated_in, score_from_tt, score_to_tt,
+};
+use crate::engine::smp::NodeCounter;
 use crate::engine::tt::{TtBound, TtData};
 use crate::engine::{Bound, SearchInfo, SearchOutcome};
 use crate::xiangqi::Position;
 use crate::xiangqi::movegen::{GenType, MoveList};
 use crate::xiangqi::rules::{CycleVerdict, judge_cycle};
 use crate::xiangqi::types::{Color, Move, Piece, PieceKind};
-
-/// A root move with its latest score and principal variation.
-#[derive(Clone, Debug)]
-pub(crate) struct RootMove {
-    pub mv: Move,
-    pub score: i32,
-    pub prev_score: i32,
-    pub pv: Vec<Move>,
-    pub seldepth: u32,
-}
-
-impl RootMove {
-    pub fn new(mv: Move) -> RootMove {
-        RootMove {
-            mv,
-            score: -INFINITE,
-            prev_score: -INFINITE,
-            pv: vec![mv],
-            seldepth: 0,
-        }
-    }
-}
 
 #[derive(Clone, Copy)]
 struct Frame {
@@ -90,29 +71,21 @@ const fn ln_q10(x: u64) -> i64 {
     (n as i64 * 1024 + frac) * 710 / 1024
 }
 
-#[inline]
-fn score_to_tt(v: i32, ply: usize) -> i16 {
-    let v = if v >= MATE_BOUND {
-        v + ply as i32
-    } else if v <= -MATE_BOUND {
-        v - ply as i32
-    } else {
-        v
-    };
-    v.clamp(-MATE, MATE) as i16
-}
+/// Aspiration windows: 60 either side from depth 5, never made full by width alone.
+const ASPIRATION: Aspiration = Aspiration {
+    delta: 60,
+    min_depth: 5,
+    full_after: None,
+};
 
-#[inline]
-fn score_from_tt(v: i16, ply: usize) -> i32 {
-    let v = v as i32;
-    if v >= MATE_BOUND {
-        v - ply as i32
-    } else if v <= -MATE_BOUND {
-        v + ply as i32
-    } else {
-        v
-    }
-}
+/// The share of the soft time limit an iteration may end at, by the best move's stability.
+const TIME_SCALE: TimeScale = TimeScale {
+    single_move: 10,
+    changed: 160,
+    stable: 60,
+    stable_after: 4,
+    normal: 100,
+};
 
 /// Whether `color` keeps enough pieces for null-move pruning to be safe from zugzwang.
 fn null_move_allowed(pos: &Position, color: Color) -> bool {
@@ -127,9 +100,9 @@ pub(crate) struct Worker<'a> {
     pos: Position,
     h: &'a mut Heuristics,
     id: usize,
-    pending: u64,
-    node_limit: u64,
-    stopped: bool,
+    /// Counts this thread's nodes and polls the limits every 1024 nodes (the node limit
+    /// every node).
+    counter: NodeCounter<'a, 1024>,
     seldepth: usize,
     root_depth: i32,
     stack: Vec<Frame>,
@@ -141,7 +114,7 @@ pub(crate) struct Worker<'a> {
     nulls: Vec<bool>,
     /// Index of the root position in `keys`.
     root_index: usize,
-    root_moves: Vec<RootMove>,
+    root_moves: Vec<RootMove<Move>>,
     pv_index: usize,
     nmp_min_ply: usize,
 }
@@ -150,7 +123,7 @@ impl<'a> Worker<'a> {
     pub fn new(
         sh: &'a Shared<'a>,
         pos: Position,
-        root_moves: Vec<RootMove>,
+        root_moves: Vec<RootMove<Move>>,
         h: &'a mut Heuristics,
         id: usize,
     ) -> Worker<'a> {
@@ -167,9 +140,7 @@ impl<'a> Worker<'a> {
             pos,
             h,
             id,
-            pending: 0,
-            node_limit: sh.control.node_limit(),
-            stopped: false,
+            counter: NodeCounter::new(&sh.smp, sh.control),
             seldepth: 0,
             root_depth: 0,
             stack: vec![EMPTY_FRAME; MAX_PLY + 4],
@@ -185,27 +156,17 @@ impl<'a> Worker<'a> {
     }
 
     fn total_nodes(&self) -> u64 {
-        self.sh.nodes.load(Ordering::Relaxed) + self.pending
+        self.counter.total()
     }
 
-    /// Counts a node and polls the limits every 1024 nodes (and the node limit every node).
+    /// Counts a node and polls the limits.
     #[inline]
     fn count_node(&mut self) {
-        self.pending += 1;
-        if self.pending >= 1024 {
-            let total = self.sh.nodes.fetch_add(self.pending, Ordering::Relaxed) + self.pending;
-            self.pending = 0;
-            if self.sh.stop.load(Ordering::Relaxed) || self.sh.control.should_abort(total) {
-                self.stopped = true;
-            }
-        } else if self.node_limit != u64::MAX && self.total_nodes() >= self.node_limit {
-            self.stopped = true;
-        }
+        self.counter.tick();
     }
 
     fn flush_nodes(&mut self) {
-        self.sh.nodes.fetch_add(self.pending, Ordering::Relaxed);
-        self.pending = 0;
+        self.counter.flush();
     }
 
     #[inline]
@@ -271,8 +232,8 @@ impl<'a> Worker<'a> {
                 if cycle > 0 {
                     return Some(match judge_cycle(&mut self.pos, cycle) {
                         CycleVerdict::Draw => 0,
-                        CycleVerdict::SideToMoveWins(_) => MATE - ply as i32,
-                        CycleVerdict::SideToMoveLoses(_) => -(MATE - ply as i32),
+                        CycleVerdict::SideToMoveWins(_) => mate_in(ply),
+                        CycleVerdict::SideToMoveLoses(_) => mated_in(ply),
                     });
                 }
             }
@@ -290,18 +251,12 @@ impl<'a> Worker<'a> {
         let max_depth = control.depth_limit().min(MAX_PLY as u32 - 8) as i32;
         let multipv = self.sh.multipv;
         let mut completed = 0;
-        let mut best_changes = 0i32;
-        let mut last_best = self.root_moves[0].mv;
-        let mut stable = 0;
+        let mut stability = Stability::new(self.root_moves[0].mv);
         self.order_root_moves();
         let mut depth = 1;
         while depth <= max_depth {
             // Helpers skip some depths so the threads spread over the tree.
-            let search_depth = if self.id > 0 && depth < max_depth {
-                depth + (self.id % 2) as i32
-            } else {
-                depth
-            };
+            let search_depth = thread_depth(self.id, depth, max_depth);
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
             }
@@ -310,34 +265,23 @@ impl<'a> Worker<'a> {
                 self.seldepth = 0;
                 self.root_depth = search_depth;
                 let prev = self.root_moves[pv_index].prev_score;
-                let mut delta = 60;
-                let (mut alpha, mut beta) = if search_depth >= 5 && prev.abs() < MATE_BOUND {
-                    ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
-                } else {
-                    (-INFINITE, INFINITE)
-                };
+                let mut window = Window::new(prev, search_depth, &ASPIRATION);
                 loop {
-                    let v = self.search_root(alpha, beta, search_depth);
-                    if self.stopped {
+                    let v = self.search_root(window.alpha, window.beta, search_depth);
+                    if self.counter.stopped {
                         break;
                     }
                     self.root_moves[pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-                    if v <= alpha {
-                        beta = (alpha + beta) / 2;
-                        alpha = (v - delta).max(-INFINITE);
-                    } else if v >= beta {
-                        beta = (v + delta).min(INFINITE);
-                    } else {
+                    if window.settle(v) {
                         break;
                     }
-                    delta += delta / 2 + 10;
                 }
-                if self.stopped {
+                if self.counter.stopped {
                     break;
                 }
                 self.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             }
-            if self.stopped {
+            if self.counter.stopped {
                 break;
             }
             completed = depth as u32;
@@ -356,13 +300,7 @@ impl<'a> Worker<'a> {
                     bound: TtBound::Exact,
                 },
             );
-            if best != last_best {
-                best_changes += 1;
-                stable = 0;
-                last_best = best;
-            } else {
-                stable += 1;
-            }
+            stability.update(best);
             if let Some(report) = report.as_mut() {
                 self.flush_nodes();
                 let nodes = self.total_nodes();
@@ -387,20 +325,11 @@ impl<'a> Worker<'a> {
                 if score.abs() >= MATE_BOUND && depth > 2 * (MATE - score.abs()) + 6 {
                     break;
                 }
-                let scale = if self.root_moves.len() == 1 {
-                    10
-                } else if stable == 0 && completed > 1 {
-                    160
-                } else if stable >= 4 {
-                    60
-                } else {
-                    100
-                };
-                let _ = best_changes;
+                let scale = stability.time_percent(&TIME_SCALE, self.root_moves.len(), completed);
                 if control.soft_limit_reached(scale) {
                     break;
                 }
-            } else if self.sh.stop.load(Ordering::Relaxed) {
+            } else if self.sh.smp.stopped() {
                 break;
             }
             depth += 1;
@@ -424,7 +353,7 @@ impl<'a> Worker<'a> {
     /// Orders the root moves once before the first iteration: captures by SEE, then the rest.
     fn order_root_moves(&mut self) {
         let pos = &self.pos;
-        let mut keyed: Vec<(i32, RootMove)> = self
+        let mut keyed: Vec<(i32, RootMove<Move>)> = self
             .root_moves
             .drain(..)
             .map(|rm| {
@@ -471,7 +400,7 @@ impl<'a> Worker<'a> {
                 }
             }
             self.unmake();
-            if self.stopped {
+            if self.counter.stopped {
                 break;
             }
             if v.abs() < MATE_BOUND {
@@ -516,7 +445,7 @@ impl<'a> Worker<'a> {
         let pv_node = beta - alpha > 1;
         self.pv_len[ply] = 0;
         self.count_node();
-        if self.stopped {
+        if self.counter.stopped {
             return 0;
         }
         if ply > self.seldepth {
@@ -534,8 +463,8 @@ impl<'a> Worker<'a> {
             return if in_check { 0 } else { evaluate(&self.pos) };
         }
         // Mate distance pruning.
-        alpha = alpha.max(-(MATE - ply as i32));
-        beta = beta.min(MATE - ply as i32 - 1);
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
         if alpha >= beta {
             return alpha;
         }
@@ -609,7 +538,7 @@ impl<'a> Worker<'a> {
                 self.keys.pop();
                 self.nulls.pop();
                 self.stack[ply].null = false;
-                if self.stopped {
+                if self.counter.stopped {
                     return 0;
                 }
                 if v >= beta {
@@ -636,7 +565,7 @@ impl<'a> Worker<'a> {
         self.pos.generate_legal(&mut list);
         if list.is_empty() {
             // Checkmate or stalemate: either way the side to move loses.
-            return -(MATE - ply as i32);
+            return mated_in(ply);
         }
         let prev = if ply > 0 {
             self.stack[ply - 1]
@@ -736,7 +665,7 @@ impl<'a> Worker<'a> {
                 }
             }
             self.unmake();
-            if self.stopped {
+            if self.counter.stopped {
                 return 0;
             }
             if !capture && quiet_count < quiets.len() {
@@ -809,7 +738,7 @@ impl<'a> Worker<'a> {
         let pv_node = beta - alpha > 1;
         self.pv_len[ply] = 0;
         self.count_node();
-        if self.stopped {
+        if self.counter.stopped {
             return 0;
         }
         if ply > self.seldepth {
@@ -844,7 +773,7 @@ impl<'a> Worker<'a> {
             best = -INFINITE;
             self.pos.generate_legal(&mut list);
             if list.is_empty() {
-                return -(MATE - ply as i32);
+                return mated_in(ply);
             }
         } else {
             stand = match tt {
@@ -883,7 +812,7 @@ impl<'a> Worker<'a> {
             self.make(ply, mv);
             let v = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
             self.unmake();
-            if self.stopped {
+            if self.counter.stopped {
                 return 0;
             }
             if v > best {

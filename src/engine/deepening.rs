@@ -1,0 +1,198 @@
+//! Game-neutral parts of iterative deepening at the root: the aspiration window around the
+//! previous iteration's score, how much the helper threads of Lazy SMP skip ahead, and the
+//! soft time limit scaled by how stable the best move is. A game's root loop calls these
+//! with its own constants.
+
+use super::score::{INFINITE, MATE_BOUND};
+
+/// The depth a thread searches in iteration `depth`: helpers with an odd id go one ply
+/// deeper (except at the last depth), so the threads spread over the tree.
+#[inline]
+pub fn thread_depth(id: usize, depth: i32, max_depth: i32) -> i32 {
+    if id > 0 && depth < max_depth {
+        depth + (id % 2) as i32
+    } else {
+        depth
+    }
+}
+
+/// How a game opens and widens its aspiration windows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Aspiration {
+    /// Half-width of the first window.
+    pub delta: i32,
+    /// Shallower iterations search with a full window.
+    pub min_depth: i32,
+    /// Once the half-width grows past this, the window becomes full (`None`: never).
+    pub full_after: Option<i32>,
+}
+
+/// One iteration's search window: start with [`Window::new`], search `alpha..beta`, and
+/// call [`Window::settle`] with the result until it lies inside.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Window {
+    /// Lower bound of the window.
+    pub alpha: i32,
+    /// Upper bound of the window.
+    pub beta: i32,
+    delta: i32,
+    full_after: Option<i32>,
+}
+
+impl Window {
+    /// The window for an iteration at `depth` whose previous score was `prev`: narrow
+    /// around it, or full for shallow depths and mate scores.
+    pub fn new(prev: i32, depth: i32, aspiration: &Aspiration) -> Window {
+        let delta = aspiration.delta;
+        let (alpha, beta) = if depth >= aspiration.min_depth && prev.abs() < MATE_BOUND {
+            ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        Window {
+            alpha,
+            beta,
+            delta,
+            full_after: aspiration.full_after,
+        }
+    }
+
+    /// Takes the score `v` the last search returned: true when it lies inside the window
+    /// (the iteration is done); otherwise the window widens towards it and false is returned.
+    pub fn settle(&mut self, v: i32) -> bool {
+        if v <= self.alpha {
+            self.beta = (self.alpha + self.beta) / 2;
+            self.alpha = (v - self.delta).max(-INFINITE);
+        } else if v >= self.beta {
+            self.beta = (v + self.delta).min(INFINITE);
+        } else {
+            return true;
+        }
+        self.delta += self.delta / 2 + 10;
+        if self.full_after.is_some_and(|limit| self.delta > limit) {
+            self.alpha = -INFINITE;
+            self.beta = INFINITE;
+        }
+        false
+    }
+}
+
+/// How much of the soft time limit an iteration may end at, in percent, by the best move's
+/// stability.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeScale {
+    /// Only one root move.
+    pub single_move: u64,
+    /// The best move just changed (after the first iterations).
+    pub changed: u64,
+    /// The best move stayed the same for `stable_after` iterations.
+    pub stable: u64,
+    /// Iterations without a change that make the best move stable.
+    pub stable_after: u32,
+    /// Otherwise.
+    pub normal: u64,
+}
+
+/// Follows the best move from one iteration to the next.
+#[derive(Clone, Copy, Debug)]
+pub struct Stability<M> {
+    last_best: M,
+    /// Iterations since the best move last changed.
+    pub stable: u32,
+}
+
+impl<M: Copy + PartialEq> Stability<M> {
+    /// Starts with the first root move as the best.
+    pub fn new(first: M) -> Stability<M> {
+        Stability {
+            last_best: first,
+            stable: 0,
+        }
+    }
+
+    /// Records the best move of a finished iteration.
+    pub fn update(&mut self, best: M) {
+        if best != self.last_best {
+            self.stable = 0;
+            self.last_best = best;
+        } else {
+            self.stable += 1;
+        }
+    }
+
+    /// The share of the soft limit (percent) after `completed` iterations with
+    /// `root_moves` moves at the root.
+    pub fn time_percent(&self, scale: &TimeScale, root_moves: usize, completed: u32) -> u64 {
+        if root_moves == 1 {
+            scale.single_move
+        } else if self.stable == 0 && completed > 1 {
+            scale.changed
+        } else if self.stable >= scale.stable_after {
+            scale.stable
+        } else {
+            scale.normal
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ASPIRATION: Aspiration = Aspiration {
+        delta: 40,
+        min_depth: 4,
+        full_after: Some(600),
+    };
+
+    #[test]
+    fn windows_open_around_the_last_score_and_widen() {
+        assert_eq!(
+            (
+                Window::new(100, 3, &ASPIRATION).alpha,
+                Window::new(100, 3, &ASPIRATION).beta
+            ),
+            (-INFINITE, INFINITE)
+        );
+        let mut w = Window::new(100, 6, &ASPIRATION);
+        assert_eq!((w.alpha, w.beta), (60, 140));
+        assert!(!w.settle(200));
+        assert_eq!((w.alpha, w.beta), (60, 240));
+        assert!(!w.settle(0));
+        assert_eq!((w.alpha, w.beta), (-70, 150));
+        assert!(w.settle(10));
+        // Failing low again and again: the half-width grows 40, 70, 115, 182, 283, 434,
+        // 661, and past 600 the window is full.
+        let mut w = Window::new(0, 6, &ASPIRATION);
+        for _ in 0..5 {
+            let v = w.alpha;
+            assert!(!w.settle(v));
+            assert!(w.alpha > -INFINITE);
+        }
+        let v = w.alpha;
+        assert!(!w.settle(v));
+        assert_eq!((w.alpha, w.beta), (-INFINITE, INFINITE));
+        assert_eq!(thread_depth(0, 5, 9), 5);
+        assert_eq!(thread_depth(1, 5, 9), 6);
+        assert_eq!(thread_depth(1, 9, 9), 9);
+    }
+
+    #[test]
+    fn a_stable_best_move_takes_less_time() {
+        let scale = TimeScale {
+            single_move: 10,
+            changed: 150,
+            stable: 70,
+            stable_after: 4,
+            normal: 100,
+        };
+        let mut s = Stability::new(1u8);
+        assert_eq!(s.time_percent(&scale, 1, 3), 10);
+        s.update(2);
+        assert_eq!(s.time_percent(&scale, 5, 2), 150);
+        for _ in 0..4 {
+            s.update(2);
+        }
+        assert_eq!(s.time_percent(&scale, 5, 6), 70);
+    }
+}
