@@ -362,3 +362,57 @@ fn bench_is_a_signature() {
     assert_eq!(a.positions.len(), 10);
     assert!(a.total_nodes > 0);
 }
+
+#[test]
+fn threat_defence_checks() {
+    use qilin::gomoku::search::pos::Pos;
+    use qilin::gomoku::search::threat::{FailCache, NodeBudget, still_loses, threat_win};
+    // Black has an open three on row 7; white to move.
+    let mut board = Board::new(15, 15, Rule::Freestyle).expect("size");
+    for (x, y) in [(7, 7), (7, 9), (8, 7), (8, 9), (9, 7)] {
+        board.play(xy(x, y));
+    }
+    let mut pos = Pos::new(&board);
+    assert_eq!(pos.us(), Color::White);
+    let mut budget = NodeBudget {
+        nodes: 0,
+        max: u64::MAX,
+    };
+    let mut cache = FailCache::new();
+    let before = pos.board.hash();
+    assert!(threat_win(
+        &mut pos,
+        Color::Black,
+        &mut budget,
+        &mut cache,
+        false,
+        10_000
+    ));
+    assert!(!threat_win(
+        &mut pos,
+        Color::White,
+        &mut budget,
+        &mut cache,
+        true,
+        10_000
+    ));
+    assert_eq!(pos.board.hash(), before, "side to move restored");
+    // Blocking one end refutes it; a move elsewhere does not.
+    assert!(!still_loses(
+        &mut pos,
+        xy(6, 7),
+        &mut budget,
+        &mut cache,
+        true,
+        10_000
+    ));
+    assert!(still_loses(
+        &mut pos,
+        xy(7, 11),
+        &mut budget,
+        &mut cache,
+        true,
+        10_000
+    ));
+    assert_eq!(pos.board.hash(), before);
+}

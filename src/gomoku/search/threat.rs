@@ -425,3 +425,86 @@ pub fn vcf_line(pos: &mut Pos, max_nodes: u64) -> Option<Vec<Cell>> {
         None
     }
 }
+
+/// A node budget on top of another ticker: stops one threat search, not the caller's.
+pub struct SubBudget<'t, T: Tick> {
+    /// The ticker underneath (its abort is passed on).
+    pub inner: &'t mut T,
+    /// Nodes left.
+    pub left: u64,
+}
+
+impl<T: Tick> Tick for SubBudget<'_, T> {
+    #[inline]
+    fn tick(&mut self) -> bool {
+        if self.left == 0 {
+            return true;
+        }
+        self.left -= 1;
+        self.inner.tick()
+    }
+}
+
+/// Does `color` win by threats (VCF, and with `vct` also VCT) when it is to move on `pos`,
+/// found within `nodes`? The side to move is set for the search and restored.
+pub fn threat_win<T: Tick>(
+    pos: &mut Pos,
+    color: Color,
+    ticker: &mut T,
+    cache: &mut FailCache,
+    vct: bool,
+    nodes: u64,
+) -> bool {
+    let saved = pos.us();
+    pos.board.set_side_to_move(color);
+    let mut budget = SubBudget {
+        inner: ticker,
+        left: nodes,
+    };
+    let found = {
+        let mut ts = ThreatSearch::new(pos, &mut budget, cache);
+        if static_win(ts.pos).is_some() || ts.vcf(64) {
+            true
+        } else if vct && !ts.aborted {
+            ts.aborted = false;
+            ts.vct(12).is_some()
+        } else {
+            false
+        }
+    };
+    pos.board.set_side_to_move(saved);
+    found
+}
+
+/// After the side to move plays `cell`: does the opponent still win by threats (within
+/// `nodes`)? When `cell` makes a four the opponent's single block is played first and the
+/// opponent's threats are looked for as if it were to move again.
+pub fn still_loses<T: Tick>(
+    pos: &mut Pos,
+    cell: Cell,
+    ticker: &mut T,
+    cache: &mut FailCache,
+    vct: bool,
+    nodes: u64,
+) -> bool {
+    let us = pos.us();
+    let them = us.flip();
+    pos.play(cell);
+    let mut fives = Vec::with_capacity(4);
+    pos.fives_around(cell, us, &mut fives);
+    let loses = if fives.is_empty() {
+        threat_win(pos, them, ticker, cache, vct, nodes)
+    } else {
+        let blocks = real_blocks(pos, us, &fives);
+        if blocks.len() == 1 && pos.board.threat_count(them, Threat::Five) == 0 {
+            pos.play(blocks[0]);
+            let l = threat_win(pos, them, ticker, cache, vct, nodes);
+            pos.undo();
+            l
+        } else {
+            false
+        }
+    };
+    pos.undo();
+    loses
+}
