@@ -74,3 +74,30 @@ pub struct SearchOutcome<M> {
     /// Total nodes searched.
     pub nodes: u64,
 }
+
+/// The result of a game's bench run (`qilin bench`): nodes per fixed position, searched to a
+/// fixed depth on one thread; the total is the search's signature.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BenchReport {
+    /// Each position's description (a FEN, or a board and its moves) with its nodes.
+    pub positions: Vec<(String, u64)>,
+    /// Sum of the nodes.
+    pub total_nodes: u64,
+    /// Wall time of the whole run in milliseconds.
+    pub elapsed_ms: u64,
+    /// Nodes per second over the run.
+    pub nps: u64,
+}
+
+impl BenchReport {
+    /// The report of `positions` searched in `elapsed_ms`.
+    pub fn new(positions: Vec<(String, u64)>, elapsed_ms: u64) -> BenchReport {
+        let total_nodes = positions.iter().map(|(_, nodes)| nodes).sum();
+        BenchReport {
+            positions,
+            total_nodes,
+            elapsed_ms,
+            nps: total_nodes * 1000 / elapsed_ms.max(1),
+        }
+    }
+}

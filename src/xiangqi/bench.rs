@@ -36,18 +36,7 @@ pub const BENCH_FENS: [&str; 16] = [
     "3ak4/9/4b4/p8/9/6R2/9/4B4/2r1A4/4K4 w - - 0 1",
 ];
 
-/// The result of a bench run.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BenchReport {
-    /// Each position's FEN with the nodes searched on it.
-    pub positions: Vec<(String, u64)>,
-    /// Sum of the nodes.
-    pub total_nodes: u64,
-    /// Wall time of the whole run in milliseconds.
-    pub elapsed_ms: u64,
-    /// Nodes per second over the run.
-    pub nps: u64,
-}
+pub use crate::engine::BenchReport;
 
 /// Searches every bench position to `depth` (default `DEFAULT_DEPTH`).
 pub fn bench(depth: Option<u32>) -> BenchReport {
@@ -56,7 +45,6 @@ pub fn bench(depth: Option<u32>) -> BenchReport {
     let params = SearchParams::default();
     let start = Instant::now();
     let mut positions = Vec::with_capacity(BENCH_FENS.len());
-    let mut total = 0;
     for fen in BENCH_FENS {
         let pos = match Position::from_fen(fen) {
             Ok(p) => p,
@@ -68,14 +56,8 @@ pub fn bench(depth: Option<u32>) -> BenchReport {
             ..Limits::default()
         });
         let outcome = searcher.search(&Game::new(pos), &params, &control, &mut |_| {});
-        total += outcome.nodes;
         positions.push((fen.to_string(), outcome.nodes));
     }
     let elapsed_ms = start.elapsed().as_millis() as u64;
-    BenchReport {
-        positions,
-        total_nodes: total,
-        elapsed_ms,
-        nps: total * 1000 / elapsed_ms.max(1),
-    }
+    BenchReport::new(positions, elapsed_ms)
 }

@@ -40,18 +40,7 @@ pub const BENCH_POSITIONS: [(&str, usize, Rule, &str, &str); 10] = [
      "9,9 9,11 11,12 11,10 12,10 10,12 8,10 7,11 10,11 8,9 12,13 14,15", ""),
 ];
 
-/// The result of a bench run.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BenchReport {
-    /// Each position's description with the nodes searched on it.
-    pub positions: Vec<(String, u64)>,
-    /// Sum of the nodes.
-    pub total_nodes: u64,
-    /// Wall time of the whole run in milliseconds.
-    pub elapsed_ms: u64,
-    /// Nodes per second over the run.
-    pub nps: u64,
-}
+pub use crate::engine::BenchReport;
 
 fn cells(text: &str) -> Vec<Cell> {
     text.split_whitespace().filter_map(Cell::parse).collect()
@@ -88,7 +77,6 @@ pub fn bench(depth: Option<u32>) -> BenchReport {
     let params = SearchParams::default();
     let start = Instant::now();
     let mut positions = Vec::with_capacity(BENCH_POSITIONS.len());
-    let mut total = 0;
     for (name, size, rule, black, white) in BENCH_POSITIONS {
         let board = bench_board(size, rule, black, white);
         searcher.clear();
@@ -97,14 +85,8 @@ pub fn bench(depth: Option<u32>) -> BenchReport {
             ..Limits::default()
         });
         let outcome = searcher.search(&board, &params, &control, &mut |_| {});
-        total += outcome.nodes;
         positions.push((name.to_string(), outcome.nodes));
     }
     let elapsed_ms = start.elapsed().as_millis() as u64;
-    BenchReport {
-        positions,
-        total_nodes: total,
-        elapsed_ms,
-        nps: total * 1000 / elapsed_ms.max(1),
-    }
+    BenchReport::new(positions, elapsed_ms)
 }
