@@ -17,9 +17,10 @@ pub mod trace;
 mod tree;
 pub mod weights;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
 use crate::engine::score::{INFINITE, RootMove, mate_in, report_score};
+use crate::engine::smp::SmpShared;
 use crate::engine::tt::TranspositionTable;
 use crate::engine::{Bound, Score, SearchControl, SearchInfo, SearchOutcome};
 use crate::gomoku::types::CELLS;
@@ -111,10 +112,8 @@ impl Heuristics {
 pub(crate) struct Shared<'a> {
     pub tt: &'a TranspositionTable,
     pub control: &'a SearchControl,
-    /// Set when the main thread is done, to stop the helpers.
-    pub stop: AtomicBool,
-    /// Nodes of all threads (each thread adds its count in batches).
-    pub nodes: AtomicU64,
+    /// The helpers' stop flag and the node count of all threads.
+    pub smp: SmpShared,
     /// Quiescence VCF budget in nodes and four moves.
     pub qvcf: (u64, u32),
 }
@@ -202,8 +201,7 @@ impl Searcher {
         let shared = Shared {
             tt: &self.tt,
             control,
-            stop: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
+            smp: SmpShared::new(),
             qvcf: (params.qvcf_nodes, params.qvcf_depth.min(16)),
         };
         let instant = |best: Cell,
@@ -238,7 +236,7 @@ impl Searcher {
         }
         let state = generate(&mut pos);
         if let Gen::Forced(c) = state {
-            let mut counter = Counter::new(&shared);
+            let mut counter = Counter::new(&shared.smp, control);
             counter.tick();
             counter.flush();
             return instant(c, evaluate_after(&mut pos, c), vec![c], 1, report);
@@ -246,7 +244,7 @@ impl Searcher {
 
         // Root VCF, then VCT.
         let vcf_line = {
-            let mut counter = Counter::new(&shared);
+            let mut counter = Counter::new(&shared.smp, control);
             let mut capped = RootBudget::new(&mut counter, control, params.vcf_nodes, 10);
             let mut ts = ThreatSearch::new(&mut pos, &mut capped, &mut self.cache);
             let line = if ts.vcf(64) {
@@ -258,17 +256,17 @@ impl Searcher {
             line
         };
         if let Some(&first) = vcf_line.first() {
-            let nodes = shared.nodes.load(Ordering::Relaxed);
+            let nodes = shared.smp.nodes();
             return instant(first, mate_in(vcf_line.len()), vcf_line, nodes, report);
         }
         if params.vct && params.vct_nodes > 0 && !matches!(state, Gen::Lost(_)) {
-            let mut counter = Counter::new(&shared);
+            let mut counter = Counter::new(&shared.smp, control);
             let mut capped = RootBudget::new(&mut counter, control, params.vct_nodes, 25);
             let mut ts = ThreatSearch::new(&mut pos, &mut capped, &mut self.cache);
             let found = ts.vct(12).and_then(|plies| ts.vct_move.map(|c| (c, plies)));
             counter.flush();
             if let Some((c, plies)) = found {
-                let nodes = shared.nodes.load(Ordering::Relaxed);
+                let nodes = shared.smp.nodes();
                 return instant(c, mate_in(plies), vec![c], nodes, report);
             }
         }
@@ -300,7 +298,7 @@ impl Searcher {
         }
         cells.sort_by_key(|&c| (std::cmp::Reverse(order_value(&pos, c, us)), c.index()));
         if params.defend_nodes > 0 && free && cells.len() > 1 {
-            let mut counter = Counter::new(&shared);
+            let mut counter = Counter::new(&shared.smp, control);
             let mut capped = RootBudget::new(&mut counter, control, params.defend_nodes, 30);
             cells = refuting_moves(&mut pos, cells, params, &mut capped, &mut self.cache);
             counter.flush();
@@ -330,11 +328,11 @@ impl Searcher {
             }
             let mut worker = Worker::new(shared_ref, pos.clone(), root_moves.clone(), main_h, 0);
             let outcome = worker.iterate(Some(report));
-            shared_ref.stop.store(true, Ordering::Release);
+            shared_ref.smp.stop.store(true, Ordering::Release);
             outcome
         });
         SearchOutcome {
-            nodes: shared.nodes.load(Ordering::Relaxed),
+            nodes: shared.smp.nodes(),
             ..outcome
         }
     }

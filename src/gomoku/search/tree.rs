@@ -2,8 +2,6 @@
 //! variation search with the threat-state move generation, and a quiescence stage made of
 //! forced blocks and a short VCF.
 
-use std::sync::atomic::Ordering;
-
 use super::eval::{EVAL_LIMIT, evaluate};
 use super::movegen::{
     Gen, forbidden_for, four_cells, generate, is_tactical, order_value, static_win,
@@ -15,53 +13,19 @@ use crate::engine::score::{
     INFINITE, MATE_BOUND, MAX_PLY, RootMove, mate_in, mated_in, report_score, score_from_tt,
     score_to_tt,
 };
+use crate::engine::smp::NodeCounter;
 use crate::engine::tt::{TtBound, TtData};
 use crate::engine::{Bound, SearchInfo, SearchOutcome};
 use crate::gomoku::Cell;
 
-/// Counts nodes for one thread, publishes them in batches and polls the limits.
-pub(crate) struct Counter<'a> {
-    sh: &'a Shared<'a>,
-    pending: u64,
-    node_limit: u64,
-    pub stopped: bool,
-}
-
-impl<'a> Counter<'a> {
-    pub fn new(sh: &'a Shared<'a>) -> Counter<'a> {
-        Counter {
-            sh,
-            pending: 0,
-            node_limit: sh.control.node_limit(),
-            stopped: false,
-        }
-    }
-
-    pub fn total(&self) -> u64 {
-        self.sh.nodes.load(Ordering::Relaxed) + self.pending
-    }
-
-    pub fn flush(&mut self) {
-        self.sh.nodes.fetch_add(self.pending, Ordering::Relaxed);
-        self.pending = 0;
-    }
-}
+/// One thread's node counter: the engine layer's, publishing every 256 nodes.
+pub(crate) type Counter<'a> = NodeCounter<'a, 256>;
 
 impl Tick for Counter<'_> {
     /// Counts a node; polls the control every 256 nodes and the node limit every node.
     #[inline]
     fn tick(&mut self) -> bool {
-        self.pending += 1;
-        if self.pending >= 256 {
-            let total = self.sh.nodes.fetch_add(self.pending, Ordering::Relaxed) + self.pending;
-            self.pending = 0;
-            if self.sh.stop.load(Ordering::Relaxed) || self.sh.control.should_abort(total) {
-                self.stopped = true;
-            }
-        } else if self.node_limit != u64::MAX && self.total() >= self.node_limit {
-            self.stopped = true;
-        }
-        self.stopped
+        NodeCounter::tick(self)
     }
 }
 
@@ -113,7 +77,7 @@ impl<'a> Worker<'a> {
     ) -> Worker<'a> {
         Worker {
             sh,
-            ctr: Counter::new(sh),
+            ctr: Counter::new(&sh.smp, sh.control),
             pos,
             h,
             id,
@@ -237,7 +201,7 @@ impl<'a> Worker<'a> {
                 if control.soft_limit_reached(scale) {
                     break;
                 }
-            } else if self.sh.stop.load(Ordering::Relaxed) {
+            } else if self.sh.smp.stopped() {
                 break;
             }
             depth += 1;
