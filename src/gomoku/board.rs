@@ -104,6 +104,19 @@ struct Played {
     cell: Cell,
     color: Color,
     side_before: Color,
+    /// Length of the undo log before this move.
+    log_len: u32,
+    /// The played cell's state while it was empty.
+    before: CellState,
+}
+
+/// One empty cell's incremental state, as saved in the undo log.
+#[derive(Clone, Copy, Debug)]
+struct CellState {
+    index: u16,
+    patterns: [u16; 2],
+    threats: [u8; 2],
+    candidate: bool,
 }
 
 /// The forty cells within five of a cell on its four lines: index offset, direction, and
@@ -155,6 +168,9 @@ pub struct Board {
     /// decides the point by the lines alone).
     double_three_candidates: [u64; BITSET_WORDS],
     history: Vec<Played>,
+    /// The state of every cell a move changed, as it was before: undo restores it instead
+    /// of recomputing it.
+    undo_log: Vec<CellState>,
     side_to_move: Color,
     hash: u64,
     self_check: bool,
@@ -204,6 +220,7 @@ impl Board {
             threat_counts: [[0; 16]; 2],
             double_three_candidates: [0; BITSET_WORDS],
             history: Vec::with_capacity(width * height),
+            undo_log: Vec::with_capacity(64 * width * height),
             side_to_move: Color::Black,
             hash: 0,
             self_check: false,
@@ -357,10 +374,13 @@ impl Board {
     /// the other colour moves next.
     pub fn play_as(&mut self, cell: Cell, color: Color) {
         debug_assert!(self.is_empty(cell), "{cell} is not free");
+        let before = self.cell_state(cell);
         self.history.push(Played {
             cell,
             color,
             side_before: self.side_to_move,
+            log_len: self.undo_log.len() as u32,
+            before,
         });
         self.hash ^= ZOBRIST_STONE[color.index()][cell.index()];
         self.set_side_to_move(color.flip());
@@ -385,19 +405,60 @@ impl Board {
         self.hash ^= ZOBRIST_STONE[played.color.index()][cell.index()];
         self.set_side_to_move(played.side_before);
         self.stones[cell.index()] = Stone::Empty;
-        self.update_neighbours(cell, |key, shift| *key &= !(3 << shift));
-        // The freed cell is counted again, as `None` until refreshed.
-        for c in Color::BOTH {
-            self.threat_counts[c.index()][Threat::None as usize] += 1;
+        let centre = cell.index() as isize;
+        for &(offset, d, shift) in NEIGHBOURS.iter() {
+            let neighbour = (centre + offset as isize) as usize;
+            if self.stones[neighbour] != Stone::Wall {
+                self.keys[neighbour][d as usize] &= !(3 << shift);
+            }
         }
-        for d in 0..4 {
-            self.refresh_pattern(cell, d);
+        // Every changed cell back to its saved state, latest change first.
+        while self.undo_log.len() > played.log_len as usize {
+            if let Some(saved) = self.undo_log.pop() {
+                self.restore(saved, true);
+            }
         }
-        for color in Color::BOTH {
-            self.refresh_threat(cell, color);
+        // The freed cell is counted again.
+        self.restore(played.before, false);
+        if self.self_check
+            && let Err(difference) = self.verify()
+        {
+            panic!("incremental board state differs from a recount: {difference} ({self:?})");
         }
-        self.after_change();
         Some(cell)
+    }
+
+    /// The incremental state of the empty `cell`.
+    #[inline]
+    fn cell_state(&self, cell: Cell) -> CellState {
+        let i = cell.index();
+        CellState {
+            index: i as u16,
+            patterns: self.patterns[i],
+            threats: self.threats[i],
+            candidate: self.double_three_candidates[i / 64] & (1 << (i % 64)) != 0,
+        }
+    }
+
+    /// Puts a saved cell state back; `counted` when the cell's current classes are in the
+    /// counts (an empty cell), false for a cell being freed.
+    #[inline]
+    fn restore(&mut self, saved: CellState, counted: bool) {
+        let i = saved.index as usize;
+        for c in 0..2 {
+            if counted {
+                self.threat_counts[c][self.threats[i][c] as usize & 15] -= 1;
+            }
+            self.threat_counts[c][saved.threats[c] as usize & 15] += 1;
+        }
+        self.patterns[i] = saved.patterns;
+        self.threats[i] = saved.threats;
+        let (word, bit) = (i / 64, i % 64);
+        if saved.candidate {
+            self.double_three_candidates[word] |= 1 << bit;
+        } else {
+            self.double_three_candidates[word] &= !(1 << bit);
+        }
     }
 
     /// Applies `change` to the key slot of `cell` in every neighbour's line key within
@@ -427,6 +488,15 @@ impl Board {
     fn refresh_pattern(&mut self, cell: Cell, d: usize) {
         let entry = self.tables.packed(self.keys[cell.index()][d]) as u16;
         let shift = 4 * d;
+        let [black, white] = self.patterns[cell.index()];
+        let mask = !(15u16 << shift);
+        if (black & mask) | ((entry & 15) << shift) == black
+            && (white & mask) | ((entry >> 4) << shift) == white
+        {
+            return;
+        }
+        let saved = self.cell_state(cell);
+        self.undo_log.push(saved);
         for color in Color::BOTH {
             let pattern = (entry >> (4 * color.index())) & 15;
             let old = self.patterns[cell.index()][color.index()];
@@ -485,7 +555,11 @@ impl Board {
                         let word = self.patterns[cell.index()][Color::Black.index()];
                         self.tables.combined(Color::Black, word).0
                     };
-                    self.set_threat(cell, Color::Black, threat);
+                    if self.threats[cell.index()][Color::Black.index()] != threat as u8 {
+                        let saved = self.cell_state(cell);
+                        self.undo_log.push(saved);
+                        self.set_threat(cell, Color::Black, threat);
+                    }
                 }
             }
         }
@@ -640,6 +714,7 @@ impl Board {
             threat_counts: [[0; 16]; 2],
             double_three_candidates: [0; BITSET_WORDS],
             history: self.history.clone(),
+            undo_log: Vec::new(),
             side_to_move: self.side_to_move,
             hash: 0,
             self_check: false,

@@ -445,9 +445,17 @@ pub const fn swap_colours(key: u32) -> u32 {
 /// double-three candidate flag.
 pub struct RuleTables {
     rule: Rule,
-    packed: Box<[u8; KEY_COUNT]>,
+    /// Both colours' patterns indexed by `(key >> lookup_shift) & lookup_mask`: for rules
+    /// where the two outermost cells never matter (freestyle) a 64K-entry table of the
+    /// inner eight cells that stays in the level-2 cache, else all 1M keys.
+    lookup: Box<[u8]>,
+    lookup_shift: u32,
+    lookup_mask: usize,
     combined: [Box<[u8; PATTERN_WORDS]>; 2],
 }
+
+/// Key bits of the inner eight cells (offsets -4..=4).
+const INNER_KEY_BITS: u32 = KEY_BITS - 4;
 
 /// Number of four-direction pattern words.
 pub const PATTERN_WORDS: usize = 1 << 16;
@@ -494,9 +502,26 @@ impl RuleTables {
                 })
                 .collect::<Vec<u8>>()
         });
+        // The outermost cells (slots 0 and 9) matter unless every key agrees with the key
+        // that has them empty.
+        let outer = 3 | (3 << (2 * (2 * HALF_WINDOW as u32 - 1)));
+        let inner_only = packed
+            .iter()
+            .enumerate()
+            .all(|(key, &value)| packed[key & !outer] == value);
+        let (lookup, lookup_shift, lookup_mask) = if inner_only {
+            let short: Vec<u8> = (0..1usize << INNER_KEY_BITS)
+                .map(|inner| packed[inner << 2])
+                .collect();
+            (short.into_boxed_slice(), 2, (1 << INNER_KEY_BITS) - 1)
+        } else {
+            (packed.into_boxed_slice(), 0, KEY_COUNT - 1)
+        };
         RuleTables {
             rule,
-            packed: fixed(packed),
+            lookup,
+            lookup_shift,
+            lookup_mask,
             combined: combined.map(fixed),
         }
     }
@@ -509,7 +534,7 @@ impl RuleTables {
     /// Both colours' patterns for line key `key`: black in the low nibble, white in the high.
     #[inline]
     pub fn packed(&self, key: u32) -> u8 {
-        self.packed[(key as usize) & (KEY_COUNT - 1)]
+        self.lookup[(key >> self.lookup_shift) as usize & self.lookup_mask]
     }
 
     /// The pattern `color` gets by playing the centre of a line with absolute key `key`.

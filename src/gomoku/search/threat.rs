@@ -93,7 +93,7 @@ fn four_moves(pos: &Pos, att: Color, out: &mut Vec<Cell>) {
         });
         (-t, d, c.index())
     };
-    out.sort_by_key(key);
+    out.sort_unstable_by_key(key);
 }
 
 /// Keys of the threat-search caches for the two searches.
@@ -331,7 +331,7 @@ impl<'a, T: Tick> ThreatSearch<'a, T> {
         let mut threes = Vec::new();
         self.pos.cells_with(att, Threat::Flex3, &mut threes);
         threes.retain(|&c| self.pos.board.threat(c, att) <= Threat::Flex3x2);
-        threes.sort_by_key(|&c| {
+        threes.sort_unstable_by_key(|&c| {
             (
                 -(self.pos.board.threat(c, att) as i32),
                 -(self.pos.board.threat(c, def) as i32),
