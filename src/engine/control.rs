@@ -86,7 +86,10 @@ impl SearchControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(limits.ponder),
             infinite: limits.infinite,
-            fixed_time: limits.movetime_ms.is_some(),
+            // A turn cap with no match clock is a fixed budget too: time left over in one
+            // turn is not saved for later ones.
+            fixed_time: limits.movetime_ms.is_some()
+                || (limits.turn_ms.is_some() && limits.match_left_ms.is_none()),
             origin,
             clock_start_us: AtomicU64::new(0),
             soft_ms,
@@ -234,8 +237,8 @@ const GOMOCUP_MOVES_LEFT: u64 = 25;
 /// The Gomocup policy: a per-turn cap together with a match clock. The turn cap less the
 /// overhead is the hard limit; the match clock, less the overhead and a reserve of a
 /// twentieth, is shared over the moves expected (between 5 and 60), each move aiming at its
-/// share and never planning past a quarter of what is left. Only a turn cap: aim at 70% of
-/// it, never past it.
+/// share and never planning past a quarter of what is left. Only a turn cap: spend all of it
+/// (less the overhead), since a turn's unused time is not carried over.
 fn allocate_gomocup(limits: &Limits) -> (u64, u64) {
     let overhead = limits.move_overhead_ms;
     let turn_cap = limits
@@ -256,7 +259,7 @@ fn allocate_gomocup(limits: &Limits) -> (u64, u64) {
             let hard = hard.min(cap);
             (soft.min(hard), hard)
         }
-        (Some(cap), None) => ((cap * 7 / 10).max(1), cap),
+        (Some(cap), None) => (cap, cap),
         (None, Some(plan)) => plan,
         (None, None) => (NO_DEADLINE, NO_DEADLINE),
     }
@@ -406,8 +409,8 @@ mod tests {
 
     #[test]
     fn gomocup_turn_cap_and_match_clock() {
-        // Only a turn cap: aim below it, never past it.
-        assert_eq!(gomocup(Some(1000), None, None), (679, 970));
+        // Only a turn cap: all of it less the overhead.
+        assert_eq!(gomocup(Some(1000), None, None), (970, 970));
         // A tiny cap still leaves a deadline.
         let (soft, hard) = gomocup(Some(5), None, None);
         assert!(soft >= 1 && hard == 1, "{soft} {hard}");

@@ -296,7 +296,7 @@ impl Searcher {
                 cells = board.empty_cells().take(1).collect();
             }
         }
-        cells.sort_by_key(|&c| (std::cmp::Reverse(order_value(&pos, c, us)), c.index()));
+        cells.sort_unstable_by_key(|&c| (std::cmp::Reverse(order_value(&pos, c, us)), c.index()));
         if params.defend_nodes > 0 && free && cells.len() > 1 {
             let mut counter = Counter::new(&shared.smp, control);
             let mut capped = RootBudget::new(&mut counter, control, params.defend_nodes, 30);

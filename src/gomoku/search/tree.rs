@@ -389,7 +389,7 @@ impl<'a> Worker<'a> {
                 s
             };
         }
-        moves.sort_by_key(|m| (std::cmp::Reverse(m.1), m.0.index()));
+        moves.sort_unstable_by_key(|m| (std::cmp::Reverse(m.1), m.0.index()));
         if ply + 2 < self.h.killers.len() {
             self.h.killers[ply + 2] = [None, None];
         }
