@@ -17,10 +17,8 @@ pub mod trace;
 mod tree;
 pub mod weights;
 
-use std::sync::atomic::Ordering;
-
 use crate::engine::score::{INFINITE, RootMove, mate_in, report_score};
-use crate::engine::smp::SmpShared;
+use crate::engine::smp::{SmpShared, lazy_smp};
 use crate::engine::tt::TranspositionTable;
 use crate::engine::{Bound, Score, SearchControl, SearchInfo, SearchOutcome};
 use crate::gomoku::types::CELLS;
@@ -309,28 +307,26 @@ impl Searcher {
             return instant(c, evaluate_after(&mut pos, c), vec![c], 1, report);
         }
 
-        let (main_h, helpers) = match self.heuristics.split_first_mut() {
-            Some(split) => split,
-            None => unreachable!("there is always at least one thread"),
-        };
         let shared_ref = &shared;
-        let outcome = std::thread::scope(|scope| {
-            for (i, h) in helpers.iter_mut().enumerate() {
-                let pos = pos.clone();
+        let outcome = lazy_smp(
+            &shared.smp,
+            &mut self.heuristics,
+            |id, h| {
                 let mut moves = root_moves.clone();
                 // Helpers start from a different move order too.
-                let k = (i + 1) % moves.len().min(4);
+                let k = id % moves.len().min(4);
                 moves.swap(0, k);
-                scope.spawn(move || {
-                    let mut worker = Worker::new(shared_ref, pos, moves, h, i + 1);
-                    worker.iterate(None);
-                });
-            }
-            let mut worker = Worker::new(shared_ref, pos.clone(), root_moves.clone(), main_h, 0);
-            let outcome = worker.iterate(Some(report));
-            shared_ref.smp.stop.store(true, Ordering::Release);
-            outcome
-        });
+                let mut worker = Worker::new(shared_ref, pos.clone(), moves, h, id);
+                worker.iterate(None);
+            },
+            |h| {
+                let mut worker = Worker::new(shared_ref, pos.clone(), root_moves.clone(), h, 0);
+                worker.iterate(Some(report))
+            },
+        );
+        let Some(outcome) = outcome else {
+            unreachable!("there is always at least one thread")
+        };
         SearchOutcome {
             nodes: shared.smp.nodes(),
             ..outcome

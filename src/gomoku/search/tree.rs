@@ -9,6 +9,7 @@ use super::movegen::{
 use super::pos::Pos;
 use super::threat::{FailCache, ThreatSearch, Tick};
 use super::{Heuristics, Shared, UNITS_PER_CP};
+use crate::engine::deepening::{Aspiration, Stability, TimeScale, Window, thread_depth};
 use crate::engine::score::{
     INFINITE, MATE_BOUND, MAX_PLY, RootMove, mate_in, mated_in, report_score, score_from_tt,
     score_to_tt,
@@ -45,6 +46,22 @@ impl Tick for Capped<'_, '_> {
         self.inner.tick()
     }
 }
+
+/// Gomoku's aspiration windows: 40 points either side from depth 4, full past 600.
+const ASPIRATION: Aspiration = Aspiration {
+    delta: 40,
+    min_depth: 4,
+    full_after: Some(600),
+};
+
+/// Share of the soft limit an iteration may end at, by the best move's stability.
+const TIME_SCALE: TimeScale = TimeScale {
+    single_move: 10,
+    changed: 150,
+    stable: 70,
+    stable_after: 4,
+    normal: 100,
+};
 
 /// Late-move reduction in plies for a depth and a move number.
 #[inline]
@@ -105,45 +122,24 @@ impl<'a> Worker<'a> {
         let control = self.sh.control;
         let max_depth = control.depth_limit().min(MAX_PLY as u32 - 16) as i32;
         let mut completed = 0;
-        let mut last_best = self.root_moves[0].mv;
-        let mut stable = 0;
+        let mut stability = Stability::new(self.root_moves[0].mv);
         let mut depth = 1;
         while depth <= max_depth {
-            let search_depth = if self.id > 0 && depth < max_depth {
-                depth + (self.id % 2) as i32
-            } else {
-                depth
-            };
+            let search_depth = thread_depth(self.id, depth, max_depth);
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
             }
             self.seldepth = 0;
-            let prev = self.root_moves[0].prev_score;
-            let mut delta = 40;
-            let (mut alpha, mut beta) = if search_depth >= 4 && prev.abs() < MATE_BOUND {
-                ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
-            } else {
-                (-INFINITE, INFINITE)
-            };
+            let mut window = Window::new(self.root_moves[0].prev_score, search_depth, &ASPIRATION);
             loop {
-                let v = self.search_root(alpha, beta, search_depth);
+                let v = self.search_root(window.alpha, window.beta, search_depth);
                 if self.ctr.stopped {
                     break;
                 }
                 self.root_moves
                     .sort_by_key(|rm| std::cmp::Reverse(rm.score));
-                if v <= alpha {
-                    beta = (alpha + beta) / 2;
-                    alpha = (v - delta).max(-INFINITE);
-                } else if v >= beta {
-                    beta = (v + delta).min(INFINITE);
-                } else {
+                if window.settle(v) {
                     break;
-                }
-                delta += delta / 2 + 10;
-                if delta > 600 {
-                    alpha = -INFINITE;
-                    beta = INFINITE;
                 }
             }
             if self.ctr.stopped {
@@ -161,12 +157,7 @@ impl<'a> Worker<'a> {
                     bound: TtBound::Exact,
                 },
             );
-            if best != last_best {
-                stable = 0;
-                last_best = best;
-            } else {
-                stable += 1;
-            }
+            stability.update(best);
             if let Some(report) = report.as_mut() {
                 self.ctr.flush();
                 let rm = &self.root_moves[0];
@@ -189,15 +180,7 @@ impl<'a> Worker<'a> {
                 {
                     break;
                 }
-                let scale = if self.root_moves.len() == 1 {
-                    10
-                } else if stable == 0 && completed > 1 {
-                    150
-                } else if stable >= 4 {
-                    70
-                } else {
-                    100
-                };
+                let scale = stability.time_percent(&TIME_SCALE, self.root_moves.len(), completed);
                 if control.soft_limit_reached(scale) {
                     break;
                 }
