@@ -394,7 +394,7 @@ impl Board {
         self.patterns[cell.index()] = [0; 2];
         self.set_candidate(cell, false);
         let code = color.stone() as u32;
-        self.update_neighbours(cell, |key, shift| *key |= code << shift);
+        self.add_to_neighbours(cell, code);
         self.after_change();
     }
 
@@ -420,11 +420,7 @@ impl Board {
         }
         // The freed cell is counted again.
         self.restore(played.before, false);
-        if self.self_check
-            && let Err(difference) = self.verify()
-        {
-            panic!("incremental board state differs from a recount: {difference} ({self:?})");
-        }
+        self.check_if_asked();
         Some(cell)
     }
 
@@ -461,10 +457,10 @@ impl Board {
         }
     }
 
-    /// Applies `change` to the key slot of `cell` in every neighbour's line key within
-    /// five, and refreshes the empty neighbours.
+    /// Writes the stone `code` into the key slot of `cell` in every neighbour's line key
+    /// within five, and refreshes the empty neighbours.
     #[inline]
-    fn update_neighbours(&mut self, cell: Cell, change: impl Fn(&mut u32, u32)) {
+    fn add_to_neighbours(&mut self, cell: Cell, code: u32) {
         let centre = cell.index() as isize;
         for &(offset, d, shift) in NEIGHBOURS.iter() {
             let neighbour = (centre + offset as isize) as usize;
@@ -473,7 +469,7 @@ impl Board {
                 // Walls never read their keys.
                 continue;
             }
-            change(&mut self.keys[neighbour][d as usize], shift as u32);
+            self.keys[neighbour][d as usize] |= code << shift;
             if stone == Stone::Empty
                 && let Some(n) = Cell::from_index(neighbour)
             {
@@ -488,21 +484,16 @@ impl Board {
     fn refresh_pattern(&mut self, cell: Cell, d: usize) {
         let entry = self.tables.packed(self.keys[cell.index()][d]) as u16;
         let shift = 4 * d;
-        let [black, white] = self.patterns[cell.index()];
-        let mask = !(15u16 << shift);
-        if (black & mask) | ((entry & 15) << shift) == black
-            && (white & mask) | ((entry >> 4) << shift) == white
-        {
+        let old = self.patterns[cell.index()];
+        let new = [0, 1].map(|c| (old[c] & !(15 << shift)) | (((entry >> (4 * c)) & 15) << shift));
+        if new == old {
             return;
         }
         let saved = self.cell_state(cell);
         self.undo_log.push(saved);
+        self.patterns[cell.index()] = new;
         for color in Color::BOTH {
-            let pattern = (entry >> (4 * color.index())) & 15;
-            let old = self.patterns[cell.index()][color.index()];
-            let word = (old & !(15 << shift)) | (pattern << shift);
-            if word != old {
-                self.patterns[cell.index()][color.index()] = word;
+            if new[color.index()] != old[color.index()] {
                 self.refresh_threat(cell, color);
             }
         }
@@ -563,6 +554,11 @@ impl Board {
                 }
             }
         }
+        self.check_if_asked();
+    }
+
+    /// With the self check on, panics when the incremental state differs from a recount.
+    fn check_if_asked(&self) {
         if self.self_check
             && let Err(difference) = self.verify()
         {

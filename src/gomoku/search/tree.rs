@@ -7,7 +7,7 @@ use super::movegen::{
     Gen, forbidden_for, four_cells, generate, is_tactical, order_value, static_win,
 };
 use super::pos::Pos;
-use super::threat::{FailCache, ThreatSearch, Tick};
+use super::threat::{FailCache, SubBudget, ThreatSearch, Tick};
 use super::{Heuristics, Shared, UNITS_PER_CP};
 use crate::engine::deepening::{Aspiration, Stability, TimeScale, Window, thread_depth};
 use crate::engine::score::{
@@ -27,23 +27,6 @@ impl Tick for Counter<'_> {
     #[inline]
     fn tick(&mut self) -> bool {
         NodeCounter::tick(self)
-    }
-}
-
-/// A node budget on top of the thread's counter: stops one threat search, not the thread.
-struct Capped<'c, 'a> {
-    inner: &'c mut Counter<'a>,
-    left: u64,
-}
-
-impl Tick for Capped<'_, '_> {
-    #[inline]
-    fn tick(&mut self) -> bool {
-        if self.left == 0 {
-            return true;
-        }
-        self.left -= 1;
-        self.inner.tick()
     }
 }
 
@@ -518,7 +501,7 @@ impl<'a> Worker<'a> {
             && four_cells(&self.pos, us) > 0
             && ply + 2 * qvcf_depth as usize + 2 < MAX_PLY
         {
-            let mut capped = Capped {
+            let mut capped = SubBudget {
                 inner: &mut self.ctr,
                 left: qvcf_nodes,
             };
