@@ -5,37 +5,45 @@
 //! and a logistic function of the evaluation.
 //!
 //! usage: cargo run --release --example gomoku_tune -- --data FILE [--data FILE ...]
-//!        [--epochs N] [--lambda L] [--rate R] [--out FILE]
+//!        [--valid FILE ...] [--epochs N] [--lambda L] [--rate R] [--l2 X] [--out FILE]
 //!
+//! `--valid` files are held out: their loss is reported before and after the fit.
 //! Data lines are `size;rule;moves;result;score` as written by `gomoku_datagen` (result and
 //! score from black's point of view). The label is `lambda * result + (1 - lambda) *
-//! logistic(score)`. Forbidden-class and dead-pattern weights stay at zero; the weights are
-//! rescaled so the open-three class (`THREAT_TEMPO[Flex3]` plus `THREAT[Flex3]`) keeps its
-//! value, which the search's margins assume. The result is printed as the four evaluation
-//! tables of `src/gomoku/search/weights.rs` (to `--out`, default stdout).
+//! logistic(score)`. `--l2 X` adds `X * sum(((w - w0) / 100)^2)` to the loss, pulling weights
+//! that few positions inform (rare class pairs) towards their starting values. Dead and
+//! overline pattern weights stay at zero. The logistic scale is fitted once to the starting
+//! weights and then held, so the fitted weights keep its units (which the search's margins
+//! assume). The result is printed as the evaluation tables of
+//! `src/gomoku/search/weights.rs` (to `--out`, default stdout).
 
 use std::io::{BufRead, Write};
 
 use qilin::gomoku::search::pos::Pos;
 use qilin::gomoku::search::trace::{
-    FEATURES, TEMPO_BASE, TEMPO_INDEX, THREAT_BASE, feature_name, trace, weight_vector,
+    CELL_BASE, FEATURES, PATTERN_FEATURES, PATTERN_TEMPO_BASE, TEMPO_INDEX, feature_name, trace,
+    weight_vector,
 };
 use qilin::gomoku::{Board, Cell, Color, Rule, Threat};
 
 struct Config {
     data: Vec<String>,
+    valid: Vec<String>,
     epochs: usize,
     lambda: f64,
     rate: f64,
+    l2: f64,
     out: Option<String>,
 }
 
 fn parse_args() -> Result<Config, String> {
     let mut cfg = Config {
         data: Vec::new(),
+        valid: Vec::new(),
         epochs: 600,
         lambda: 0.7,
         rate: 0.5,
+        l2: 0.0,
         out: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -51,9 +59,11 @@ fn parse_args() -> Result<Config, String> {
         };
         match args[i].as_str() {
             "--data" => cfg.data.push(value.clone()),
+            "--valid" => cfg.valid.push(value.clone()),
             "--epochs" => cfg.epochs = float()? as usize,
             "--lambda" => cfg.lambda = float()?.clamp(0.0, 1.0),
             "--rate" => cfg.rate = float()?,
+            "--l2" => cfg.l2 = float()?.max(0.0),
             "--out" => cfg.out = Some(value.clone()),
             other => return Err(format!("unknown argument {other}")),
         }
@@ -65,9 +75,10 @@ fn parse_args() -> Result<Config, String> {
     Ok(cfg)
 }
 
-/// One position: feature counts from the side to move's view, and the label for that side.
+/// One position: its non-zero feature counts (index, count) from the side to move's view,
+/// and the label for that side.
 struct Sample {
-    counts: [i32; FEATURES],
+    counts: Vec<(u16, f64)>,
     result: f64,
     score: f64,
 }
@@ -92,7 +103,12 @@ fn parse_line(line: &str) -> Option<Sample> {
     let black_to_move = board.side_to_move() == Color::Black;
     let pos = Pos::new(&board);
     Some(Sample {
-        counts: trace(&pos),
+        counts: trace(&pos)
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| **c != 0)
+            .map(|(i, &c)| (i as u16, f64::from(c)))
+            .collect(),
         result: if black_to_move {
             black_result
         } else {
@@ -111,12 +127,7 @@ fn sigmoid(x: f64, k: f64) -> f64 {
 }
 
 fn evaluate(sample: &Sample, w: &[f64; FEATURES]) -> f64 {
-    sample
-        .counts
-        .iter()
-        .zip(w)
-        .map(|(&c, &w)| c as f64 * w)
-        .sum()
+    sample.counts.iter().map(|&(i, c)| c * w[i as usize]).sum()
 }
 
 /// Mean squared error against the labels, and its gradient.
@@ -129,10 +140,8 @@ fn loss(data: &[Sample], w: &[f64; FEATURES], k: f64, lambda: f64) -> (f64, [f64
         let e = p - label;
         total += e * e;
         let d = 2.0 * e * p * (1.0 - p) / k;
-        for (g, &c) in grad.iter_mut().zip(&s.counts) {
-            if c != 0 {
-                *g += d * c as f64;
-            }
+        for &(i, c) in &s.counts {
+            grad[i as usize] += d * c;
         }
     }
     let n = data.len().max(1) as f64;
@@ -154,28 +163,64 @@ fn fit_k(data: &[Sample], w: &[f64; FEATURES]) -> f64 {
     best.1
 }
 
-/// Features the tuner leaves alone: forbidden classes and dead or overline patterns.
+/// Features the tuner leaves alone: dead or overline patterns (the forbidden class pairs
+/// only move when renju positions inform them).
 fn frozen(i: usize) -> bool {
-    let forbidden = Threat::Forbidden as usize;
-    i <= 1 || i == THREAT_BASE + forbidden || i == TEMPO_BASE + forbidden
+    i <= 1 || i == PATTERN_TEMPO_BASE || i == PATTERN_TEMPO_BASE + 1
+}
+
+/// Adds the pull towards the starting weights to a loss and its gradient.
+fn regularise(
+    l2: f64,
+    w: &[f64; FEATURES],
+    start: &[f64; FEATURES],
+    loss: &mut f64,
+    grad: &mut [f64; FEATURES],
+) {
+    for i in 0..FEATURES {
+        let d = (w[i] - start[i]) / 100.0;
+        *loss += l2 * d * d;
+        grad[i] += 2.0 * l2 * d / 100.0;
+    }
 }
 
 fn render(w: &[i32; FEATURES]) -> String {
-    let list = |range: std::ops::Range<usize>| {
+    let list = |range: std::ops::Range<usize>, width: usize| {
         w[range]
             .iter()
-            .map(i32::to_string)
+            .map(|v| format!("{v:>width$}"))
             .collect::<Vec<_>>()
             .join(", ")
     };
-    format!(
-        "pub const PATTERN: [i32; 15] = [{}];\npub const THREAT: [i32; 14] = [{}];\n\
-         pub const THREAT_TEMPO: [i32; 14] = [{}];\npub const TEMPO: i32 = {};\n",
-        list(0..THREAT_BASE),
-        list(THREAT_BASE..TEMPO_BASE),
-        list(TEMPO_BASE..TEMPO_INDEX),
+    let classes = Threat::Five as usize + 1;
+    let mut text = format!(
+        "pub const PATTERN: [i32; 15] = [{}];\n\n#[rustfmt::skip]\npub const CELL: [[i32; 14]; 14] = [\n",
+        list(0..PATTERN_FEATURES, 0)
+    );
+    for ours in 0..classes {
+        let start = CELL_BASE + ours * classes;
+        text += &format!("    [{}],\n", list(start..start + classes, 4));
+    }
+    text += &format!(
+        "];\n\npub const PATTERN_TEMPO: [i32; 15] = [{}];\n\npub const TEMPO: i32 = {};\n",
+        list(PATTERN_TEMPO_BASE..CELL_BASE, 0),
         w[TEMPO_INDEX]
-    )
+    );
+    text
+}
+
+/// The positions of every file in `paths`.
+fn load(paths: &[String]) -> Result<Vec<Sample>, String> {
+    let mut data = Vec::new();
+    for path in paths {
+        let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+        for line in std::io::BufReader::new(file).lines().map_while(Result::ok) {
+            if let Some(sample) = parse_line(&line) {
+                data.push(sample);
+            }
+        }
+    }
+    Ok(data)
 }
 
 fn main() {
@@ -186,32 +231,40 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let mut data = Vec::new();
-    for path in &cfg.data {
-        let file = match std::fs::File::open(path) {
-            Ok(f) => f,
-            Err(e) => {
-                eprintln!("gomoku_tune: {path}: {e}");
-                std::process::exit(2);
-            }
-        };
-        for line in std::io::BufReader::new(file).lines().map_while(Result::ok) {
-            if let Some(sample) = parse_line(&line) {
-                data.push(sample);
-            }
+    let data = match load(&cfg.data) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("gomoku_tune: {e}");
+            std::process::exit(2);
         }
-    }
+    };
+    let valid = match load(&cfg.valid) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("gomoku_tune: {e}");
+            std::process::exit(2);
+        }
+    };
     eprintln!("{} positions", data.len());
     let start = weight_vector();
-    let mut w: [f64; FEATURES] = start.map(f64::from);
+    let start_f = start.map(f64::from);
+    let mut w: [f64; FEATURES] = start_f;
     let k = fit_k(&data, &w);
     let (initial, _) = loss(&data, &w, k, cfg.lambda);
     eprintln!("K = {k:.1}, initial loss {initial:.6}");
+    let report_valid = |w: &[f64; FEATURES], when: &str| {
+        if !valid.is_empty() {
+            let (l, _) = loss(&valid, w, k, cfg.lambda);
+            eprintln!("validation loss {when}: {l:.6} ({} positions)", valid.len());
+        }
+    };
+    report_valid(&w, "before");
     let (beta1, beta2, eps) = (0.9, 0.999, 1e-8);
     let mut m = [0.0; FEATURES];
     let mut v = [0.0; FEATURES];
     for epoch in 1..=cfg.epochs {
-        let (l, g) = loss(&data, &w, k, cfg.lambda);
+        let (mut l, mut g) = loss(&data, &w, k, cfg.lambda);
+        regularise(cfg.l2, &w, &start_f, &mut l, &mut g);
         for i in (0..FEATURES).filter(|&i| !frozen(i)) {
             m[i] = beta1 * m[i] + (1.0 - beta1) * g[i];
             v[i] = beta2 * v[i] + (1.0 - beta2) * g[i] * g[i];
@@ -225,15 +278,7 @@ fn main() {
     }
     let (last, _) = loss(&data, &w, k, cfg.lambda);
     eprintln!("final loss {last:.6} (initial {initial:.6})");
-    let flex3 = Threat::Flex3 as usize;
-    let anchor = |w: &[f64; FEATURES]| w[THREAT_BASE + flex3] + w[TEMPO_BASE + flex3];
-    let before = anchor(&start.map(f64::from));
-    let after = anchor(&w);
-    if after > 0.0 && before > 0.0 {
-        let factor = before / after;
-        w.iter_mut().for_each(|x| *x *= factor);
-        eprintln!("weights scaled by {factor:.3} to keep the units");
-    }
+    report_valid(&w, "after");
     let rounded: [i32; FEATURES] = w.map(|x| x.round() as i32);
     for i in 0..FEATURES {
         if rounded[i] != start[i] {

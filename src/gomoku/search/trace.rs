@@ -4,18 +4,19 @@
 //! A test keeps the two in step: change one, change the other.
 
 use super::pos::Pos;
-use super::weights::{PATTERN, TEMPO, THREAT, THREAT_TEMPO};
-use crate::gomoku::{Color, Pattern, Threat};
+use super::weights::{CELL, PATTERN, PATTERN_TEMPO, TEMPO};
+use crate::gomoku::{Pattern, Threat};
 
-/// Features: pattern counts (own minus opponent's), threat classes (own minus opponent's),
-/// the side to move's threat classes, and the tempo.
-pub const FEATURES: usize = PATTERN_FEATURES + 2 * THREAT_FEATURES + 1;
-const PATTERN_FEATURES: usize = 15;
+/// Features: pattern counts (own minus opponent's), the side to move's pattern counts, the
+/// pairs of classes (the side to move's, the opponent's) of the candidate cells, and the tempo.
+pub const FEATURES: usize = 2 * PATTERN_FEATURES + THREAT_FEATURES * THREAT_FEATURES + 1;
+/// Number of `PATTERN` features.
+pub const PATTERN_FEATURES: usize = 15;
 const THREAT_FEATURES: usize = 14;
-/// First index of the `THREAT` features.
-pub const THREAT_BASE: usize = PATTERN_FEATURES;
-/// First index of the `THREAT_TEMPO` features.
-pub const TEMPO_BASE: usize = PATTERN_FEATURES + THREAT_FEATURES;
+/// First index of the `PATTERN_TEMPO` features.
+pub const PATTERN_TEMPO_BASE: usize = PATTERN_FEATURES;
+/// First index of the `CELL` features (row-major: ours * 14 + theirs).
+pub const CELL_BASE: usize = 2 * PATTERN_FEATURES;
 /// Index of the `TEMPO` feature.
 pub const TEMPO_INDEX: usize = FEATURES - 1;
 
@@ -23,22 +24,30 @@ pub const TEMPO_INDEX: usize = FEATURES - 1;
 pub fn weight_vector() -> [i32; FEATURES] {
     let mut w = [0; FEATURES];
     w[..PATTERN_FEATURES].copy_from_slice(&PATTERN);
-    w[THREAT_BASE..TEMPO_BASE].copy_from_slice(&THREAT);
-    w[TEMPO_BASE..TEMPO_INDEX].copy_from_slice(&THREAT_TEMPO);
+    w[PATTERN_TEMPO_BASE..CELL_BASE].copy_from_slice(&PATTERN_TEMPO);
+    for (ours, row) in CELL.iter().enumerate() {
+        let start = CELL_BASE + ours * THREAT_FEATURES;
+        w[start..start + THREAT_FEATURES].copy_from_slice(row);
+    }
     w[TEMPO_INDEX] = TEMPO;
     w
 }
 
 /// Names of the features, for the tuner's report.
 pub fn feature_name(index: usize) -> String {
-    if index < THREAT_BASE {
+    if index < PATTERN_TEMPO_BASE {
         format!("PATTERN[{:?}]", Pattern::from_u8(index as u8))
-    } else if index < TEMPO_BASE {
-        format!("THREAT[{:?}]", Threat::from_u8((index - THREAT_BASE) as u8))
-    } else if index < TEMPO_INDEX {
+    } else if index < CELL_BASE {
         format!(
-            "THREAT_TEMPO[{:?}]",
-            Threat::from_u8((index - TEMPO_BASE) as u8)
+            "PATTERN_TEMPO[{:?}]",
+            Pattern::from_u8((index - PATTERN_TEMPO_BASE) as u8)
+        )
+    } else if index < TEMPO_INDEX {
+        let i = index - CELL_BASE;
+        format!(
+            "CELL[{:?}][{:?}]",
+            Threat::from_u8((i / THREAT_FEATURES) as u8),
+            Threat::from_u8((i % THREAT_FEATURES) as u8)
         )
     } else {
         "TEMPO".to_string()
@@ -48,28 +57,35 @@ pub fn feature_name(index: usize) -> String {
 /// How often each weight enters the evaluation of `pos` (side to move's view).
 pub fn trace(pos: &Pos) -> [i32; FEATURES] {
     let us = pos.us();
+    let them = us.flip();
     let board = &pos.board;
     let mut counts = [0i32; FEATURES];
-    pos.for_each_candidate(|c| {
-        for color in Color::BOTH {
-            let threat = board.threat(c, color);
-            if threat == Threat::Forbidden {
-                continue;
-            }
-            let sign = if color == us { 1 } else { -1 };
-            let word = board.pattern_word(c, color);
-            for d in 0..4 {
-                let p = ((word >> (4 * d)) & 15) as usize;
-                if p < PATTERN_FEATURES {
-                    counts[p] += sign;
+    let mut count_patterns = |word: u16, sign: i32, to_move: bool| {
+        for d in 0..4 {
+            let p = ((word >> (4 * d)) & 15) as usize;
+            if p < PATTERN_FEATURES {
+                counts[p] += sign;
+                if to_move {
+                    counts[PATTERN_TEMPO_BASE + p] += 1;
                 }
             }
-            counts[THREAT_BASE + threat as usize] += sign;
-            if color == us {
-                counts[TEMPO_BASE + threat as usize] += 1;
-            }
         }
+    };
+    let mut cells = Vec::new();
+    pos.for_each_candidate(|c| {
+        let ours = board.threat(c, us);
+        let theirs = board.threat(c, them);
+        if ours != Threat::Forbidden {
+            count_patterns(board.pattern_word(c, us), 1, true);
+        }
+        if theirs != Threat::Forbidden {
+            count_patterns(board.pattern_word(c, them), -1, false);
+        }
+        cells.push(ours as usize * THREAT_FEATURES + theirs as usize);
     });
+    for i in cells {
+        counts[CELL_BASE + i] += 1;
+    }
     counts[TEMPO_INDEX] = 1;
     counts
 }
