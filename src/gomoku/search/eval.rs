@@ -8,7 +8,7 @@ use super::weights::{CELL, PATTERN, PATTERN_TEMPO, TEMPO};
 use crate::gomoku::Threat;
 
 /// Pattern values of two directions (one byte of a pattern word) from `values`.
-const fn pair_table(values: &[i32; 15]) -> [i32; 256] {
+pub const fn pair_table(values: &[i32; 15]) -> [i32; 256] {
     let mut t = [0i32; 256];
     let mut i = 0;
     while i < 256 {

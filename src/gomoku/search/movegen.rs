@@ -1,9 +1,9 @@
 //! Static win checks and move generation by threat state, both read from the board's
 //! incremental threat classes and counts.
 
-use super::eval::pattern_value;
+use super::eval::pair_table;
 use super::pos::Pos;
-use super::weights::{ORDER_ATTACK, ORDER_DEFENCE};
+use super::weights::{ORDER_CELL, ORDER_OWN, ORDER_THEIRS};
 use crate::gomoku::{Cell, Color, Rule, Threat};
 
 /// Number of empty cells where `color` makes a four of any kind (a five point after it).
@@ -230,11 +230,19 @@ pub fn defences(pos: &mut Pos, us: Color) -> Vec<Cell> {
 pub fn order_value(pos: &Pos, cell: Cell, us: Color) -> i32 {
     let b = &pos.board;
     let them = us.flip();
-    ORDER_ATTACK[b.threat(cell, us) as usize]
-        + ORDER_DEFENCE[b.threat(cell, them) as usize]
-        + 2 * pattern_value(b.pattern_word(cell, us))
-        + pattern_value(b.pattern_word(cell, them))
+    let own = b.pattern_word(cell, us);
+    let theirs = b.pattern_word(cell, them);
+    ORDER_CELL[b.threat(cell, us) as usize][b.threat(cell, them) as usize]
+        + ORDER_OWN_PAIR[(own & 255) as usize]
+        + ORDER_OWN_PAIR[(own >> 8) as usize]
+        + ORDER_THEIRS_PAIR[(theirs & 255) as usize]
+        + ORDER_THEIRS_PAIR[(theirs >> 8) as usize]
 }
+
+/// `ORDER_OWN` values of two directions (one byte of a pattern word).
+static ORDER_OWN_PAIR: [i32; 256] = pair_table(&ORDER_OWN);
+/// `ORDER_THEIRS` values of two directions.
+static ORDER_THEIRS_PAIR: [i32; 256] = pair_table(&ORDER_THEIRS);
 
 /// True for moves that late-move reductions and pruning must leave alone: own threes and
 /// better, and cells where the opponent would make a three or better.

@@ -43,10 +43,32 @@ pub const PATTERN_TEMPO: [i32; 15] = [0; 15];
 /// A flat bonus for having the move.
 pub const TEMPO: i32 = 40;
 
-/// Move ordering: value of a cell by the mover's own class (attack), by `Threat`.
-pub const ORDER_ATTACK: [i32; 14] = [
-    0, -100_000, 20, 14, 40, 36, 70, 90, 400, 55, 80, 800, 2000, 20_000,
+/// Move ordering: value of a candidate cell for the mover by its combined class there and
+/// the opponent's (`ORDER_CELL[ours][theirs]`, indices are `Threat`): attack plus defence.
+#[rustfmt::skip]
+pub const ORDER_CELL: [[i32; 14]; 14] = [
+    [      0,       0,      14,      10,      30,      28,      50,      70,     300,      35,      55,     600,    1500,   10000],
+    [-100000, -100000,  -99986,  -99990,  -99970,  -99972,  -99950,  -99930,  -99700,  -99965,  -99945,  -99400,  -98500,  -90000],
+    [     20,      20,      34,      30,      50,      48,      70,      90,     320,      55,      75,     620,    1520,   10020],
+    [     14,      14,      28,      24,      44,      42,      64,      84,     314,      49,      69,     614,    1514,   10014],
+    [     40,      40,      54,      50,      70,      68,      90,     110,     340,      75,      95,     640,    1540,   10040],
+    [     36,      36,      50,      46,      66,      64,      86,     106,     336,      71,      91,     636,    1536,   10036],
+    [     70,      70,      84,      80,     100,      98,     120,     140,     370,     105,     125,     670,    1570,   10070],
+    [     90,      90,     104,     100,     120,     118,     140,     160,     390,     125,     145,     690,    1590,   10090],
+    [    400,     400,     414,     410,     430,     428,     450,     470,     700,     435,     455,    1000,    1900,   10400],
+    [     55,      55,      69,      65,      85,      83,     105,     125,     355,      90,     110,     655,    1555,   10055],
+    [     80,      80,      94,      90,     110,     108,     130,     150,     380,     115,     135,     680,    1580,   10080],
+    [    800,     800,     814,     810,     830,     828,     850,     870,    1100,     835,     855,    1400,    2300,   10800],
+    [   2000,    2000,    2014,    2010,    2030,    2028,    2050,    2070,    2300,    2035,    2055,    2600,    3500,   12000],
+    [  20000,   20000,   20014,   20010,   20030,   20028,   20050,   20070,   20300,   20035,   20055,   20600,   21500,   30000],
 ];
 
-/// Move ordering: value of a cell by the opponent's class there (defence), by `Threat`.
-pub const ORDER_DEFENCE: [i32; 14] = [0, 0, 14, 10, 30, 28, 50, 70, 300, 35, 55, 600, 1500, 10_000];
+/// Move ordering: value of each of the mover's own line patterns through the cell, by
+/// `Pattern`.
+pub const ORDER_OWN: [i32; 15] = [
+    0, 0, -10, -8, 8, 22, -38, 10, 92, 48, 12, 116, 168, 250, 414,
+];
+
+/// Move ordering: value of each of the opponent's line patterns through the cell (what the
+/// move takes away), by `Pattern`.
+pub const ORDER_THEIRS: [i32; 15] = [0, 0, -5, -4, 4, 11, -19, 5, 46, 24, 6, 58, 84, 125, 207];

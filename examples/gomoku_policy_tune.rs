@@ -1,0 +1,328 @@
+//! Tunes the Gomoku move-ordering tables (`ORDER_CELL`, `ORDER_OWN`, `ORDER_THEIRS` of
+//! `src/gomoku/search/weights.rs`) on moves from real games: for each position the ordering
+//! value of every candidate cell is read as a logit, and the tables are fitted by gradient
+//! descent (Adam) to the cross-entropy of a softmax over the candidates against the move that
+//! was played. The softmax temperature is fitted once to the starting tables and then held,
+//! so the fitted values keep their units (the search adds history and killer bonuses on the
+//! same scale).
+//!
+//! usage: cargo run --release --example gomoku_policy_tune -- --data FILE [--data FILE ...]
+//!        [--valid FILE ...] [--epochs N] [--rate R] [--out FILE]
+//!
+//! Data lines are `size;rule;moves;result;score` (the `gomoku_tune` format); the last move
+//! of each line is the target and the moves before it the position. Positions where either
+//! side has a five to make are skipped (the search never orders those moves), and so are
+//! targets outside the candidate cells. Rows for the mover's forbidden and five classes and
+//! the column for the opponent's five stay as they are (the search handles those cells
+//! before ordering).
+
+use std::io::{BufRead, Write};
+
+use qilin::gomoku::search::pos::Pos;
+use qilin::gomoku::search::weights::{ORDER_CELL, ORDER_OWN, ORDER_THEIRS};
+use qilin::gomoku::{Board, Cell, Rule, Threat};
+
+const CLASSES: usize = 14;
+const PATTERNS: usize = 15;
+const OWN_BASE: usize = CLASSES * CLASSES;
+const THEIRS_BASE: usize = OWN_BASE + PATTERNS;
+const FEATURES: usize = THEIRS_BASE + PATTERNS;
+
+struct Config {
+    data: Vec<String>,
+    valid: Vec<String>,
+    epochs: usize,
+    rate: f64,
+    out: Option<String>,
+}
+
+fn parse_args() -> Result<Config, String> {
+    let mut cfg = Config {
+        data: Vec::new(),
+        valid: Vec::new(),
+        epochs: 300,
+        rate: 2.0,
+        out: None,
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i < args.len() {
+        let value = args
+            .get(i + 1)
+            .ok_or_else(|| format!("{} needs a value", args[i]))?;
+        let float = || {
+            value
+                .parse::<f64>()
+                .map_err(|e| format!("{}: {e}", args[i]))
+        };
+        match args[i].as_str() {
+            "--data" => cfg.data.push(value.clone()),
+            "--valid" => cfg.valid.push(value.clone()),
+            "--epochs" => cfg.epochs = float()? as usize,
+            "--rate" => cfg.rate = float()?,
+            "--out" => cfg.out = Some(value.clone()),
+            other => return Err(format!("unknown argument {other}")),
+        }
+        i += 2;
+    }
+    if cfg.data.is_empty() {
+        return Err("give at least one --data FILE".to_string());
+    }
+    Ok(cfg)
+}
+
+/// One candidate cell: its class pair index and both sides' pattern words.
+#[derive(Clone, Copy)]
+struct Candidate {
+    pair: u8,
+    own: u16,
+    theirs: u16,
+}
+
+impl Candidate {
+    /// Calls `f` with each feature index the candidate's value sums.
+    fn for_each_feature(self, mut f: impl FnMut(usize)) {
+        f(self.pair as usize);
+        for d in 0..4 {
+            let p = ((self.own >> (4 * d)) & 15) as usize;
+            if p < PATTERNS {
+                f(OWN_BASE + p);
+            }
+            let p = ((self.theirs >> (4 * d)) & 15) as usize;
+            if p < PATTERNS {
+                f(THEIRS_BASE + p);
+            }
+        }
+    }
+
+    fn value(self, w: &[f64; FEATURES]) -> f64 {
+        let mut v = 0.0;
+        self.for_each_feature(|i| v += w[i]);
+        v
+    }
+}
+
+/// One position: its candidates, the played one first.
+struct Sample {
+    candidates: Vec<Candidate>,
+}
+
+fn parse_line(line: &str) -> Option<Sample> {
+    let fields: Vec<&str> = line.trim().split(';').collect();
+    let [size, rule, moves, _, _] = fields[..] else {
+        return None;
+    };
+    let size: usize = size.parse().ok()?;
+    let rule = Rule::from_number(rule.parse().ok()?)?;
+    let mut board = Board::new(size, size, rule).ok()?;
+    let cells: Vec<Cell> = moves
+        .split_whitespace()
+        .map(Cell::parse)
+        .collect::<Option<_>>()?;
+    let (&target, before) = cells.split_last()?;
+    for &cell in before {
+        if !board.contains(cell) || !board.is_empty(cell) {
+            return None;
+        }
+        board.play(cell);
+    }
+    if !board.contains(target) || !board.is_empty(target) {
+        return None;
+    }
+    let us = board.side_to_move();
+    let them = us.flip();
+    if board.threat_count(us, Threat::Five) > 0 || board.threat_count(them, Threat::Five) > 0 {
+        return None;
+    }
+    let pos = Pos::new(&board);
+    let mut candidates = Vec::new();
+    let mut found = false;
+    pos.for_each_candidate(|c| {
+        let ours = board.threat(c, us);
+        if ours == Threat::Forbidden {
+            return;
+        }
+        let candidate = Candidate {
+            pair: (ours as usize * CLASSES + board.threat(c, them) as usize) as u8,
+            own: board.pattern_word(c, us),
+            theirs: board.pattern_word(c, them),
+        };
+        if c == target {
+            found = true;
+            candidates.insert(0, candidate);
+        } else {
+            candidates.push(candidate);
+        }
+    });
+    (found && candidates.len() > 1).then_some(Sample { candidates })
+}
+
+/// Mean cross-entropy of the played moves at temperature `t`, its gradient, and the share of
+/// positions whose played move has the highest value.
+fn loss(data: &[Sample], w: &[f64; FEATURES], t: f64) -> (f64, [f64; FEATURES], f64) {
+    let mut total = 0.0;
+    let mut top = 0usize;
+    let mut grad = [0.0; FEATURES];
+    let mut values = Vec::new();
+    for s in data {
+        values.clear();
+        values.extend(s.candidates.iter().map(|c| c.value(w) / t));
+        let max = values.iter().cloned().fold(f64::MIN, f64::max);
+        if values[0] >= max {
+            top += 1;
+        }
+        let sum: f64 = values.iter().map(|v| (v - max).exp()).sum();
+        total += -(values[0] - max - sum.ln());
+        for (i, c) in s.candidates.iter().enumerate() {
+            let p = (values[i] - max).exp() / sum;
+            let d = (p - if i == 0 { 1.0 } else { 0.0 }) / t;
+            if d.abs() > 1e-12 {
+                c.for_each_feature(|f| grad[f] += d);
+            }
+        }
+    }
+    let n = data.len().max(1) as f64;
+    grad.iter_mut().for_each(|g| *g /= n);
+    (total / n, grad, top as f64 / n)
+}
+
+/// The temperature that best fits the played moves with the starting tables.
+fn fit_temperature(data: &[Sample], w: &[f64; FEATURES]) -> f64 {
+    let mut best = (f64::MAX, 100.0);
+    let mut t = 5.0;
+    while t <= 5000.0 {
+        let (l, _, _) = loss(data, w, t);
+        if l < best.0 {
+            best = (l, t);
+        }
+        t *= 1.15;
+    }
+    best.1
+}
+
+/// Features the tuner leaves alone (see the header).
+fn frozen(i: usize) -> bool {
+    if i >= OWN_BASE {
+        return i == OWN_BASE || i == OWN_BASE + 1 || i == THEIRS_BASE || i == THEIRS_BASE + 1;
+    }
+    let (ours, theirs) = (i / CLASSES, i % CLASSES);
+    ours == Threat::Forbidden as usize
+        || ours == Threat::Five as usize
+        || theirs == Threat::Five as usize
+}
+
+fn start_weights() -> [f64; FEATURES] {
+    let mut w = [0.0; FEATURES];
+    for (ours, row) in ORDER_CELL.iter().enumerate() {
+        for (theirs, &v) in row.iter().enumerate() {
+            w[ours * CLASSES + theirs] = f64::from(v);
+        }
+    }
+    for p in 0..PATTERNS {
+        w[OWN_BASE + p] = f64::from(ORDER_OWN[p]);
+        w[THEIRS_BASE + p] = f64::from(ORDER_THEIRS[p]);
+    }
+    w
+}
+
+fn render(w: &[i32; FEATURES]) -> String {
+    let list = |range: std::ops::Range<usize>, width: usize| {
+        w[range]
+            .iter()
+            .map(|v| format!("{v:>width$}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut text = String::from("#[rustfmt::skip]\npub const ORDER_CELL: [[i32; 14]; 14] = [\n");
+    for ours in 0..CLASSES {
+        let start = ours * CLASSES;
+        text += &format!("    [{}],\n", list(start..start + CLASSES, 7));
+    }
+    text += &format!(
+        "];\n\npub const ORDER_OWN: [i32; 15] = [{}];\n\npub const ORDER_THEIRS: [i32; 15] = [{}];\n",
+        list(OWN_BASE..THEIRS_BASE, 0),
+        list(THEIRS_BASE..FEATURES, 0)
+    );
+    text
+}
+
+/// The positions of every file in `paths`.
+fn load(paths: &[String]) -> Result<Vec<Sample>, String> {
+    let mut data = Vec::new();
+    for path in paths {
+        let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+        for line in std::io::BufReader::new(file).lines().map_while(Result::ok) {
+            if let Some(sample) = parse_line(&line) {
+                data.push(sample);
+            }
+        }
+    }
+    Ok(data)
+}
+
+fn main() {
+    let cfg = match parse_args() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("gomoku_policy_tune: {e}");
+            std::process::exit(2);
+        }
+    };
+    let (data, valid) = match (load(&cfg.data), load(&cfg.valid)) {
+        (Ok(d), Ok(v)) => (d, v),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("gomoku_policy_tune: {e}");
+            std::process::exit(2);
+        }
+    };
+    eprintln!("{} positions, {} held out", data.len(), valid.len());
+    let start = start_weights();
+    let mut w = start;
+    let t = fit_temperature(&data, &w);
+    let report = |w: &[f64; FEATURES], when: &str| {
+        let (l, _, top) = loss(&data, w, t);
+        eprintln!(
+            "{when}: loss {l:.5}, played move ranked first {:.1}%",
+            100.0 * top
+        );
+        if !valid.is_empty() {
+            let (l, _, top) = loss(&valid, w, t);
+            eprintln!(
+                "{when} (held out): loss {l:.5}, played move ranked first {:.1}%",
+                100.0 * top
+            );
+        }
+    };
+    eprintln!("temperature {t:.1}");
+    report(&w, "before");
+    let (beta1, beta2, eps) = (0.9, 0.999, 1e-8);
+    let mut m = [0.0; FEATURES];
+    let mut v = [0.0; FEATURES];
+    for epoch in 1..=cfg.epochs {
+        let (l, g, _) = loss(&data, &w, t);
+        for i in (0..FEATURES).filter(|&i| !frozen(i)) {
+            m[i] = beta1 * m[i] + (1.0 - beta1) * g[i];
+            v[i] = beta2 * v[i] + (1.0 - beta2) * g[i] * g[i];
+            let mh = m[i] / (1.0 - beta1.powi(epoch as i32));
+            let vh = v[i] / (1.0 - beta2.powi(epoch as i32));
+            w[i] -= cfg.rate * mh / (vh.sqrt() + eps);
+        }
+        if epoch.is_multiple_of(50) || epoch == cfg.epochs {
+            eprintln!("epoch {epoch}: loss {l:.5}");
+        }
+    }
+    report(&w, "after");
+    let rounded: [i32; FEATURES] = w.map(|x| x.round() as i32);
+    let text = render(&rounded);
+    match &cfg.out {
+        Some(path) => {
+            if let Err(e) = std::fs::write(path, text) {
+                eprintln!("gomoku_policy_tune: {path}: {e}");
+                std::process::exit(2);
+            }
+        }
+        None => {
+            let _ = std::io::stdout().write_all(text.as_bytes());
+        }
+    }
+}
