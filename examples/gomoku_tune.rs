@@ -11,8 +11,7 @@
 //! Data lines are `size;rule;moves;result;score` as written by `gomoku_datagen` (result and
 //! score from black's point of view). The label is `lambda * result + (1 - lambda) *
 //! logistic(score)`. `--l2 X` adds `X * sum(((w - w0) / 100)^2)` to the loss, pulling weights
-//! that few positions inform (rare class pairs) towards their starting values. Dead and
-//! overline pattern weights stay at zero. The logistic scale is fitted once to the starting
+//! that few positions inform (rare class pairs) towards their starting values. The logistic scale is fitted once to the starting
 //! weights and then held, so the fitted weights keep its units (which the search's margins
 //! assume). The result is printed as the evaluation tables of
 //! `src/gomoku/search/weights.rs` (to `--out`, default stdout).
@@ -21,10 +20,10 @@ use std::io::{BufRead, Write};
 
 use qilin::gomoku::search::pos::Pos;
 use qilin::gomoku::search::trace::{
-    CELL_BASE, FEATURES, PATTERN_FEATURES, PATTERN_TEMPO_BASE, TEMPO_INDEX, feature_name, trace,
-    weight_vector,
+    CELL_BASE, CLASSES, COUNT_BASE, FEATURES, LINE_BASE, LINE_CODES, TEMPO_INDEX, feature_name,
+    trace, weight_vector,
 };
-use qilin::gomoku::{Board, Cell, Color, Rule, Threat};
+use qilin::gomoku::{Board, Cell, Color, Rule};
 
 struct Config {
     data: Vec<String>,
@@ -163,10 +162,9 @@ fn fit_k(data: &[Sample], w: &[f64; FEATURES]) -> f64 {
     best.1
 }
 
-/// Features the tuner leaves alone: dead or overline patterns (the forbidden class pairs
-/// only move when renju positions inform them).
+/// Features the tuner leaves alone: the line pair with no pattern for either side.
 fn frozen(i: usize) -> bool {
-    i <= 1 || i == PATTERN_TEMPO_BASE || i == PATTERN_TEMPO_BASE + 1
+    i == LINE_BASE + LINE_CODES * LINE_CODES - 1
 }
 
 /// Adds the pull towards the starting weights to a loss and its gradient.
@@ -185,27 +183,26 @@ fn regularise(
 }
 
 fn render(w: &[i32; FEATURES]) -> String {
-    let list = |range: std::ops::Range<usize>, width: usize| {
-        w[range]
+    let row = |start: usize, len: usize, width: usize| {
+        let items: Vec<String> = w[start..start + len]
             .iter()
             .map(|v| format!("{v:>width$}"))
-            .collect::<Vec<_>>()
-            .join(", ")
+            .collect();
+        format!("    [{}],\n", items.join(", "))
     };
-    let classes = Threat::Five as usize + 1;
-    let mut text = format!(
-        "pub const PATTERN: [i32; 15] = [{}];\n\n#[rustfmt::skip]\npub const CELL: [[i32; 14]; 14] = [\n",
-        list(0..PATTERN_FEATURES, 0)
-    );
-    for ours in 0..classes {
-        let start = CELL_BASE + ours * classes;
-        text += &format!("    [{}],\n", list(start..start + classes, 4));
+    let mut text = String::from("#[rustfmt::skip]\npub const CELL: [[i32; 14]; 14] = [\n");
+    for ours in 0..CLASSES {
+        text += &row(CELL_BASE + ours * CLASSES, CLASSES, 4);
     }
-    text += &format!(
-        "];\n\npub const PATTERN_TEMPO: [i32; 15] = [{}];\n\npub const TEMPO: i32 = {};\n",
-        list(PATTERN_TEMPO_BASE..CELL_BASE, 0),
-        w[TEMPO_INDEX]
-    );
+    text += "];\n\n#[rustfmt::skip]\npub const LINE: [[i32; 16]; 16] = [\n";
+    for ours in 0..LINE_CODES {
+        text += &row(LINE_BASE + ours * LINE_CODES, LINE_CODES, 4);
+    }
+    text += "];\n\n#[rustfmt::skip]\npub const COUNTS: [[i32; 6]; 4] = [\n";
+    for kind in 0..4 {
+        text += &row(COUNT_BASE + kind * 6, 6, 0);
+    }
+    text += &format!("];\n\npub const TEMPO: i32 = {};\n", w[TEMPO_INDEX]);
     text
 }
 

@@ -3,52 +3,75 @@
 //! evaluation (before its clamp) is the dot product of the counts with [`weight_vector`].
 //! A test keeps the two in step: change one, change the other.
 
+use super::eval::{COUNT_KINDS, count_column, line_word};
 use super::pos::Pos;
-use super::weights::{CELL, PATTERN, PATTERN_TEMPO, TEMPO};
+use super::weights::{CELL, COUNTS, LINE, TEMPO};
 use crate::gomoku::{Pattern, Threat};
 
-/// Features: pattern counts (own minus opponent's), the side to move's pattern counts, the
-/// pairs of classes (the side to move's, the opponent's) of the candidate cells, and the tempo.
-pub const FEATURES: usize = 2 * PATTERN_FEATURES + THREAT_FEATURES * THREAT_FEATURES + 1;
-/// Number of `PATTERN` features.
-pub const PATTERN_FEATURES: usize = 15;
-const THREAT_FEATURES: usize = 14;
-/// First index of the `PATTERN_TEMPO` features.
-pub const PATTERN_TEMPO_BASE: usize = PATTERN_FEATURES;
+/// Features: the class pairs (the side to move's, the opponent's) of the candidate cells,
+/// the pattern pairs of their lines, the three and four point counts, and the tempo.
+pub const FEATURES: usize = LINE_BASE + LINE_CODES * LINE_CODES + COUNT_FEATURES + 1;
+/// Number of threat classes.
+pub const CLASSES: usize = 14;
+/// Number of pattern codes in `LINE` (the patterns and 15 for none).
+pub const LINE_CODES: usize = 16;
+/// Number of `COUNTS` entries.
+pub const COUNT_FEATURES: usize = 24;
 /// First index of the `CELL` features (row-major: ours * 14 + theirs).
-pub const CELL_BASE: usize = 2 * PATTERN_FEATURES;
+pub const CELL_BASE: usize = 0;
+/// First index of the `LINE` features (row-major: ours * 16 + theirs).
+pub const LINE_BASE: usize = CLASSES * CLASSES;
+/// First index of the `COUNTS` features (row-major: kind * 6 + count).
+pub const COUNT_BASE: usize = LINE_BASE + LINE_CODES * LINE_CODES;
 /// Index of the `TEMPO` feature.
 pub const TEMPO_INDEX: usize = FEATURES - 1;
 
 /// The weights in feature order.
 pub fn weight_vector() -> [i32; FEATURES] {
     let mut w = [0; FEATURES];
-    w[..PATTERN_FEATURES].copy_from_slice(&PATTERN);
-    w[PATTERN_TEMPO_BASE..CELL_BASE].copy_from_slice(&PATTERN_TEMPO);
     for (ours, row) in CELL.iter().enumerate() {
-        let start = CELL_BASE + ours * THREAT_FEATURES;
-        w[start..start + THREAT_FEATURES].copy_from_slice(row);
+        let start = CELL_BASE + ours * CLASSES;
+        w[start..start + CLASSES].copy_from_slice(row);
+    }
+    for (ours, row) in LINE.iter().enumerate() {
+        let start = LINE_BASE + ours * LINE_CODES;
+        w[start..start + LINE_CODES].copy_from_slice(row);
+    }
+    for (kind, row) in COUNTS.iter().enumerate() {
+        let start = COUNT_BASE + kind * 6;
+        w[start..start + 6].copy_from_slice(row);
     }
     w[TEMPO_INDEX] = TEMPO;
     w
 }
 
+fn pattern_name(code: usize) -> String {
+    if code < 15 {
+        format!("{:?}", Pattern::from_u8(code as u8))
+    } else {
+        "none".to_string()
+    }
+}
+
 /// Names of the features, for the tuner's report.
 pub fn feature_name(index: usize) -> String {
-    if index < PATTERN_TEMPO_BASE {
-        format!("PATTERN[{:?}]", Pattern::from_u8(index as u8))
-    } else if index < CELL_BASE {
-        format!(
-            "PATTERN_TEMPO[{:?}]",
-            Pattern::from_u8((index - PATTERN_TEMPO_BASE) as u8)
-        )
-    } else if index < TEMPO_INDEX {
+    if index < LINE_BASE {
         let i = index - CELL_BASE;
         format!(
             "CELL[{:?}][{:?}]",
-            Threat::from_u8((i / THREAT_FEATURES) as u8),
-            Threat::from_u8((i % THREAT_FEATURES) as u8)
+            Threat::from_u8((i / CLASSES) as u8),
+            Threat::from_u8((i % CLASSES) as u8)
         )
+    } else if index < COUNT_BASE {
+        let i = index - LINE_BASE;
+        format!(
+            "LINE[{}][{}]",
+            pattern_name(i / LINE_CODES),
+            pattern_name(i % LINE_CODES)
+        )
+    } else if index < TEMPO_INDEX {
+        let i = index - COUNT_BASE;
+        format!("COUNTS[{}][{}]", i / 6, i % 6)
     } else {
         "TEMPO".to_string()
     }
@@ -60,31 +83,21 @@ pub fn trace(pos: &Pos) -> [i32; FEATURES] {
     let them = us.flip();
     let board = &pos.board;
     let mut counts = [0i32; FEATURES];
-    let mut count_patterns = |word: u16, sign: i32, to_move: bool| {
-        for d in 0..4 {
-            let p = ((word >> (4 * d)) & 15) as usize;
-            if p < PATTERN_FEATURES {
-                counts[p] += sign;
-                if to_move {
-                    counts[PATTERN_TEMPO_BASE + p] += 1;
-                }
-            }
-        }
-    };
-    let mut cells = Vec::new();
     pos.for_each_candidate(|c| {
         let ours = board.threat(c, us);
         let theirs = board.threat(c, them);
-        if ours != Threat::Forbidden {
-            count_patterns(board.pattern_word(c, us), 1, true);
+        counts[CELL_BASE + ours as usize * CLASSES + theirs as usize] += 1;
+        let wo = line_word(board, c, us, ours);
+        let wt = line_word(board, c, them, theirs);
+        for d in 0..4 {
+            let o = ((wo >> (4 * d)) & 15) as usize;
+            let t = ((wt >> (4 * d)) & 15) as usize;
+            counts[LINE_BASE + o * LINE_CODES + t] += 1;
         }
-        if theirs != Threat::Forbidden {
-            count_patterns(board.pattern_word(c, them), -1, false);
-        }
-        cells.push(ours as usize * THREAT_FEATURES + theirs as usize);
     });
-    for i in cells {
-        counts[CELL_BASE + i] += 1;
+    for (kind, &(side, min)) in COUNT_KINDS.iter().enumerate() {
+        let color = if side == 0 { us } else { them };
+        counts[COUNT_BASE + kind * 6 + count_column(board, color, min)] += 1;
     }
     counts[TEMPO_INDEX] = 1;
     counts
@@ -130,6 +143,7 @@ mod tests {
         }
         assert_eq!(checked, 120);
         assert_eq!(feature_name(TEMPO_INDEX), "TEMPO");
-        assert_eq!(feature_name(0), "PATTERN[Dead]");
+        assert_eq!(feature_name(0), "CELL[None][None]");
+        assert_eq!(feature_name(LINE_BASE + 15), "LINE[Dead][none]");
     }
 }

@@ -9,9 +9,29 @@
 //! Indices are [`Pattern`](crate::gomoku::Pattern) and [`Threat`](crate::gomoku::Threat)
 //! discriminants.
 
-/// Value of one line pattern at an empty cell near the stones, for its owner, by `Pattern`:
-/// Dead, Overline, B1, F1, B2, F2, F2A, F2B, B3, F3, F3S, B4, F4, F44, F5.
-pub const PATTERN: [i32; 15] = [0, 0, -5, -4, 4, 11, -19, 5, 46, 24, 6, 58, 84, 125, 207];
+/// Value of one line through a candidate cell for the side to move, by the side to move's
+/// pattern on it and the opponent's (`LINE[ours][theirs]`, indices are `Pattern`: Dead,
+/// Overline, B1, F1, B2, F2, F2A, F2B, B3, F3, F3S, B4, F4, F44, F5, and 15 for none: off
+/// the board, or a renju-forbidden cell of that side).
+#[rustfmt::skip]
+pub const LINE: [[i32; 16]; 16] = [
+    [   0,    0,    5,    4,   -4,  -11,   19,   -5,  -46,  -24,   -6,  -58,  -84, -125, -207,    0],
+    [   0,    0,    5,    4,   -4,  -11,   19,   -5,  -46,  -24,   -6,  -58,  -84, -125, -207,    0],
+    [  -5,   -5,    0,   -1,   -9,  -16,   14,  -10,  -51,  -29,  -11,  -63,  -89, -130, -212,   -5],
+    [  -4,   -4,    1,    0,   -8,  -15,   15,   -9,  -50,  -28,  -10,  -62,  -88, -129, -211,   -4],
+    [   4,    4,    9,    8,    0,   -7,   23,   -1,  -42,  -20,   -2,  -54,  -80, -121, -203,    4],
+    [  11,   11,   16,   15,    7,    0,   30,    6,  -35,  -13,    5,  -47,  -73, -114, -196,   11],
+    [ -19,  -19,  -14,  -15,  -23,  -30,    0,  -24,  -65,  -43,  -25,  -77, -103, -144, -226,  -19],
+    [   5,    5,   10,    9,    1,   -6,   24,    0,  -41,  -19,   -1,  -53,  -79, -120, -202,    5],
+    [  46,   46,   51,   50,   42,   35,   65,   41,    0,   22,   40,  -12,  -38,  -79, -161,   46],
+    [  24,   24,   29,   28,   20,   13,   43,   19,  -22,    0,   18,  -34,  -60, -101, -183,   24],
+    [   6,    6,   11,   10,    2,   -5,   25,    1,  -40,  -18,    0,  -52,  -78, -119, -201,    6],
+    [  58,   58,   63,   62,   54,   47,   77,   53,   12,   34,   52,    0,  -26,  -67, -149,   58],
+    [  84,   84,   89,   88,   80,   73,  103,   79,   38,   60,   78,   26,    0,  -41, -123,   84],
+    [ 125,  125,  130,  129,  121,  114,  144,  120,   79,  101,  119,   67,   41,    0,  -82,  125],
+    [ 207,  207,  212,  211,  203,  196,  226,  202,  161,  183,  201,  149,  123,   82,    0,  207],
+    [   0,    0,    5,    4,   -4,  -11,   19,   -5,  -46,  -24,   -6,  -58,  -84, -125, -207,    0],
+];
 
 /// Extra value of a candidate cell for the side to move, by the side to move's combined
 /// class there and the opponent's (`CELL[ours][theirs]`, indices are `Threat`: None,
@@ -36,9 +56,17 @@ pub const CELL: [[i32; 14]; 14] = [
     [ 317,  313,  322,  345,  329,  341,  316,  316,  261,  300,  238,  142,  210,  101],
 ];
 
-/// Extra value of the side to move's line patterns (it plays first), by `Pattern`, added on
-/// top of `PATTERN` for its patterns only.
-pub const PATTERN_TEMPO: [i32; 15] = [0; 15];
+/// Value of how many cells each side has where a move makes a three or better, and a four
+/// or better (`COUNTS[kind][min(count, 5)]`; kinds: the side to move's threes, the
+/// opponent's threes, the side to move's fours, the opponent's fours; counted over the whole
+/// board, renju-forbidden cells excluded): what the per-cell values miss about initiative.
+#[rustfmt::skip]
+pub const COUNTS: [[i32; 6]; 4] = [
+    [0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0],
+];
 
 /// A flat bonus for having the move.
 pub const TEMPO: i32 = 40;
