@@ -1,4 +1,4 @@
-//! Tunes the Gomoku move-ordering tables (`ORDER_CELL`, `ORDER_OWN`, `ORDER_THEIRS` of
+//! Tunes the Gomoku move-ordering tables (`ORDER_CELL` and `ORDER_LINE` of
 //! `src/gomoku/search/weights.rs`) on moves from real games: for each position the ordering
 //! value of every candidate cell is read as a logit, and the tables are fitted by gradient
 //! descent (Adam) to the cross-entropy of a softmax over the candidates against the move that
@@ -12,21 +12,20 @@
 //! Data lines are `size;rule;moves;result;score` (the `gomoku_tune` format); the last move
 //! of each line is the target and the moves before it the position. Positions where either
 //! side has a five to make are skipped (the search never orders those moves), and so are
-//! targets outside the candidate cells. Rows for the mover's forbidden and five classes and
-//! the column for the opponent's five stay as they are (the search handles those cells
-//! before ordering).
+//! targets outside the candidate cells. Rows for the mover's forbidden and five classes, the
+//! column for the opponent's five and the line with no pattern for either side stay as they
+//! are (the search handles those cells before ordering).
 
 use std::io::{BufRead, Write};
 
 use qilin::gomoku::search::pos::Pos;
-use qilin::gomoku::search::weights::{ORDER_CELL, ORDER_OWN, ORDER_THEIRS};
+use qilin::gomoku::search::weights::{ORDER_CELL, ORDER_LINE};
 use qilin::gomoku::{Board, Cell, Rule, Threat};
 
 const CLASSES: usize = 14;
-const PATTERNS: usize = 15;
-const OWN_BASE: usize = CLASSES * CLASSES;
-const THEIRS_BASE: usize = OWN_BASE + PATTERNS;
-const FEATURES: usize = THEIRS_BASE + PATTERNS;
+const LINE_CODES: usize = 16;
+const LINE_BASE: usize = CLASSES * CLASSES;
+const FEATURES: usize = LINE_BASE + LINE_CODES * LINE_CODES;
 
 struct Config {
     data: Vec<String>,
@@ -84,14 +83,9 @@ impl Candidate {
     fn for_each_feature(self, mut f: impl FnMut(usize)) {
         f(self.pair as usize);
         for d in 0..4 {
-            let p = ((self.own >> (4 * d)) & 15) as usize;
-            if p < PATTERNS {
-                f(OWN_BASE + p);
-            }
-            let p = ((self.theirs >> (4 * d)) & 15) as usize;
-            if p < PATTERNS {
-                f(THEIRS_BASE + p);
-            }
+            let own = ((self.own >> (4 * d)) & 15) as usize;
+            let theirs = ((self.theirs >> (4 * d)) & 15) as usize;
+            f(LINE_BASE + own * LINE_CODES + theirs);
         }
     }
 
@@ -202,8 +196,8 @@ fn fit_temperature(data: &[Sample], w: &[f64; FEATURES]) -> f64 {
 
 /// Features the tuner leaves alone (see the header).
 fn frozen(i: usize) -> bool {
-    if i >= OWN_BASE {
-        return i == OWN_BASE || i == OWN_BASE + 1 || i == THEIRS_BASE || i == THEIRS_BASE + 1;
+    if i >= LINE_BASE {
+        return i == FEATURES - 1;
     }
     let (ours, theirs) = (i / CLASSES, i % CLASSES);
     ours == Threat::Forbidden as usize
@@ -218,9 +212,10 @@ fn start_weights() -> [f64; FEATURES] {
             w[ours * CLASSES + theirs] = f64::from(v);
         }
     }
-    for p in 0..PATTERNS {
-        w[OWN_BASE + p] = f64::from(ORDER_OWN[p]);
-        w[THEIRS_BASE + p] = f64::from(ORDER_THEIRS[p]);
+    for (ours, row) in ORDER_LINE.iter().enumerate() {
+        for (theirs, &v) in row.iter().enumerate() {
+            w[LINE_BASE + ours * LINE_CODES + theirs] = f64::from(v);
+        }
     }
     w
 }
@@ -238,11 +233,12 @@ fn render(w: &[i32; FEATURES]) -> String {
         let start = ours * CLASSES;
         text += &format!("    [{}],\n", list(start..start + CLASSES, 7));
     }
-    text += &format!(
-        "];\n\npub const ORDER_OWN: [i32; 15] = [{}];\n\npub const ORDER_THEIRS: [i32; 15] = [{}];\n",
-        list(OWN_BASE..THEIRS_BASE, 0),
-        list(THEIRS_BASE..FEATURES, 0)
-    );
+    text += "];\n\n#[rustfmt::skip]\npub const ORDER_LINE: [[i32; 16]; 16] = [\n";
+    for ours in 0..LINE_CODES {
+        let start = LINE_BASE + ours * LINE_CODES;
+        text += &format!("    [{}],\n", list(start..start + LINE_CODES, 5));
+    }
+    text += "];\n";
     text
 }
 

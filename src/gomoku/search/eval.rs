@@ -8,20 +8,6 @@ use super::pos::Pos;
 use super::weights::{CELL, COUNTS, LINE, TEMPO};
 use crate::gomoku::{Board, Color, Threat};
 
-/// Values of two directions (one byte of a pattern word) from per-pattern `values`; the
-/// pattern code 15 (no pattern) is worth nothing. Used by the move ordering.
-pub const fn pair_table(values: &[i32; 15]) -> [i32; 256] {
-    let mut t = [0i32; 256];
-    let mut i = 0;
-    while i < 256 {
-        let lo = if i & 15 < 15 { values[i & 15] } else { 0 };
-        let hi = if i >> 4 < 15 { values[i >> 4] } else { 0 };
-        t[i] = lo + hi;
-        i += 1;
-    }
-    t
-}
-
 /// A pattern word with no pattern in any direction (a renju-forbidden cell's).
 pub const NO_PATTERNS: u16 = 0xFFFF;
 

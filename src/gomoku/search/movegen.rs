@@ -1,9 +1,8 @@
 //! Static win checks and move generation by threat state, both read from the board's
 //! incremental threat classes and counts.
 
-use super::eval::pair_table;
 use super::pos::Pos;
-use super::weights::{ORDER_CELL, ORDER_OWN, ORDER_THEIRS};
+use super::weights::{ORDER_CELL, ORDER_LINE};
 use crate::gomoku::{Cell, Color, Rule, Threat};
 
 /// Number of empty cells where `color` makes a four of any kind (a five point after it).
@@ -224,25 +223,20 @@ pub fn defences(pos: &mut Pos, us: Color) -> Vec<Cell> {
     out
 }
 
-/// Move-ordering value of `cell` for `us`: own class (attack), the opponent's class there
-/// (defence), and both sides' pattern values.
+/// Move-ordering value of `cell` for `us`: the pair of both sides' classes there (attack and
+/// defence) and the pair of both sides' patterns on each line through it.
 #[inline]
 pub fn order_value(pos: &Pos, cell: Cell, us: Color) -> i32 {
     let b = &pos.board;
     let them = us.flip();
     let own = b.pattern_word(cell, us);
     let theirs = b.pattern_word(cell, them);
-    ORDER_CELL[b.threat(cell, us) as usize][b.threat(cell, them) as usize]
-        + ORDER_OWN_PAIR[(own & 255) as usize]
-        + ORDER_OWN_PAIR[(own >> 8) as usize]
-        + ORDER_THEIRS_PAIR[(theirs & 255) as usize]
-        + ORDER_THEIRS_PAIR[(theirs >> 8) as usize]
+    let mut v = ORDER_CELL[b.threat(cell, us) as usize][b.threat(cell, them) as usize];
+    for d in 0..4 {
+        v += ORDER_LINE[((own >> (4 * d)) & 15) as usize][((theirs >> (4 * d)) & 15) as usize];
+    }
+    v
 }
-
-/// `ORDER_OWN` values of two directions (one byte of a pattern word).
-static ORDER_OWN_PAIR: [i32; 256] = pair_table(&ORDER_OWN);
-/// `ORDER_THEIRS` values of two directions.
-static ORDER_THEIRS_PAIR: [i32; 256] = pair_table(&ORDER_THEIRS);
 
 /// True for moves that late-move reductions and pruning must leave alone: own threes and
 /// better, and cells where the opponent would make a three or better.
