@@ -278,6 +278,41 @@ fn perpetual_check_is_scored_as_a_loss_not_a_draw() {
 }
 
 #[test]
+fn a_repetition_verdict_is_never_reported_as_a_mate() {
+    // From a lost game: at depth 21 the search used to report `mate -1` with the line d8d6
+    // b3c1, after which red simply blocks with d6d1. A perpetual-check verdict reached on one
+    // path had been stored in the table as a mate and read back on another.
+    let fen = "1C1a5/3R5/4ka3/4p3p/9/P8/1np1c3P/4N4/4A4/2BAKCr2 w - - 0 1";
+    let mut pos = Position::from_fen(fen).expect("valid FEN");
+    for text in ["d8d6", "b3c1"] {
+        pos.make_move(Move::parse(text).expect("move"));
+    }
+    assert!(pos.in_check());
+    let mut replies = MoveList::new();
+    pos.generate_legal(&mut replies);
+    assert!(replies.iter().any(|m| m.to_string() == "d6d1"));
+    assert!(!mated_within(&mut pos, 1), "no mate after d8d6 b3c1");
+
+    let mut searcher = Searcher::new(16, 1);
+    let (out, infos) = search_with(fen, depth(21), &SearchParams::default(), &mut searcher);
+    assert_eq!(infos.last().map(|i| i.depth), Some(21));
+    for info in &infos {
+        assert!(
+            matches!(info.score, Score::Cp(_)),
+            "depth {}: {:?} with {:?}",
+            info.depth,
+            info.score,
+            info.pv
+        );
+    }
+    assert!(
+        matches!(out.score, Score::Cp(cp) if cp > 0),
+        "{:?}",
+        out.score
+    );
+}
+
+#[test]
 fn repetitions_in_the_game_history_are_handled() {
     // Both sides shuffle their horses back home twice: the start position has occurred three
     // times, and replaying h0g2 would repeat an earlier position a third time. The search

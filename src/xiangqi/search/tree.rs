@@ -34,6 +34,25 @@ const EMPTY_FRAME: Frame = Frame {
     null: false,
 };
 
+/// Lowest magnitude of a repetition-rule decision (perpetual check or chase) in the tree.
+/// Such a decision depends on the path (the earlier positions of the cycle), so its scores
+/// lie in their own band below the mate scores: they are never reported as mates, never end
+/// the deepening as a found mate, and never enter the transposition table, where another
+/// path would read them as facts about the position.
+const RULE_BOUND: i32 = MATE_BOUND - 2 * MAX_PLY as i32 - 1000;
+
+/// The score of winning by a repetition rule at `ply` (sooner is better).
+#[inline]
+fn rule_win_in(ply: usize) -> i32 {
+    RULE_BOUND + (MAX_PLY - ply.min(MAX_PLY)) as i32
+}
+
+/// True for a score decided (somewhere below) by a repetition rule.
+#[inline]
+fn is_rule_score(v: i32) -> bool {
+    v.abs() >= RULE_BOUND && v.abs() < MATE_BOUND
+}
+
 /// `LMR[depth][move number]` in plies, from `0.8 + ln(d) ln(m) / 2.2` in fixed point.
 static LMR: [[u8; 64]; 64] = {
     let mut t = [[0u8; 64]; 64];
@@ -232,8 +251,8 @@ impl<'a> Worker<'a> {
                 if cycle > 0 {
                     return Some(match judge_cycle(&mut self.pos, cycle) {
                         CycleVerdict::Draw => 0,
-                        CycleVerdict::SideToMoveWins(_) => mate_in(ply),
-                        CycleVerdict::SideToMoveLoses(_) => mated_in(ply),
+                        CycleVerdict::SideToMoveWins(_) => rule_win_in(ply),
+                        CycleVerdict::SideToMoveLoses(_) => -rule_win_in(ply),
                     });
                 }
             }
@@ -286,20 +305,22 @@ impl<'a> Worker<'a> {
             }
             completed = depth as u32;
             let best = self.root_moves[0].mv;
-            self.sh.tt.store(
-                self.pos.key(),
-                TtData {
-                    move_bits: best.bits(),
-                    score: score_to_tt(self.root_moves[0].score, 0),
-                    eval: if self.pos.in_check() {
-                        0
-                    } else {
-                        evaluate(&self.pos) as i16
+            if !is_rule_score(self.root_moves[0].score) {
+                self.sh.tt.store(
+                    self.pos.key(),
+                    TtData {
+                        move_bits: best.bits(),
+                        score: score_to_tt(self.root_moves[0].score, 0),
+                        eval: if self.pos.in_check() {
+                            0
+                        } else {
+                            evaluate(&self.pos) as i16
+                        },
+                        depth: search_depth.clamp(0, 120) as i8,
+                        bound: TtBound::Exact,
                     },
-                    depth: search_depth.clamp(0, 120) as i8,
-                    bound: TtBound::Exact,
-                },
-            );
+                );
+            }
             stability.update(best);
             if let Some(report) = report.as_mut() {
                 self.flush_nodes();
@@ -324,6 +345,14 @@ impl<'a> Worker<'a> {
                 // A found mate needs no deeper search once the depth covers it twice over.
                 if score.abs() >= MATE_BOUND && depth > 2 * (MATE - score.abs()) + 6 {
                     break;
+                }
+                // `go mate N`: done once a mate in at most N moves is proven, or once the
+                // depth covers N moves with room for the checks' replies (none was found).
+                if let Some(moves) = control.mate_limit() {
+                    let plies = 2 * moves.clamp(1, 60) as i32 - 1;
+                    if (score >= MATE_BOUND && MATE - score <= plies) || depth >= plies + 6 {
+                        break;
+                    }
                 }
                 let scale = stability.time_percent(&TIME_SCALE, self.root_moves.len(), completed);
                 if control.soft_limit_reached(scale) {
@@ -717,20 +746,22 @@ impl<'a> Worker<'a> {
         } else {
             TtBound::Upper
         };
-        self.sh.tt.store(
-            key,
-            TtData {
-                move_bits: best_move.map_or(0, |m| m.bits()),
-                score: score_to_tt(best, ply),
-                eval: if in_check {
-                    0
-                } else {
-                    eval.clamp(-MATE, MATE) as i16
+        if !is_rule_score(best) {
+            self.sh.tt.store(
+                key,
+                TtData {
+                    move_bits: best_move.map_or(0, |m| m.bits()),
+                    score: score_to_tt(best, ply),
+                    eval: if in_check {
+                        0
+                    } else {
+                        eval.clamp(-MATE, MATE) as i16
+                    },
+                    depth: depth.clamp(-1, 120) as i8,
+                    bound,
                 },
-                depth: depth.clamp(-1, 120) as i8,
-                bound,
-            },
-        );
+            );
+        }
         best
     }
 
@@ -834,20 +865,22 @@ impl<'a> Worker<'a> {
         } else {
             TtBound::Upper
         };
-        self.sh.tt.store(
-            key,
-            TtData {
-                move_bits: best_move.map_or(0, |m| m.bits()),
-                score: score_to_tt(best, ply),
-                eval: if stand > -INFINITE {
-                    stand.clamp(-MATE, MATE) as i16
-                } else {
-                    0
+        if !is_rule_score(best) {
+            self.sh.tt.store(
+                key,
+                TtData {
+                    move_bits: best_move.map_or(0, |m| m.bits()),
+                    score: score_to_tt(best, ply),
+                    eval: if stand > -INFINITE {
+                        stand.clamp(-MATE, MATE) as i16
+                    } else {
+                        0
+                    },
+                    depth: -1,
+                    bound,
                 },
-                depth: -1,
-                bound,
-            },
-        );
+            );
+        }
         best
     }
 }
