@@ -16,7 +16,8 @@
 //! assume). The result is printed as the evaluation tables of
 //! `src/gomoku/search/weights.rs` (to `--out`, default stdout).
 
-use std::io::{BufRead, Write};
+#[path = "common/tuning.rs"]
+mod tuning;
 
 use qilin::gomoku::search::pos::Pos;
 use qilin::gomoku::search::trace::{
@@ -45,28 +46,18 @@ fn parse_args() -> Result<Config, String> {
         l2: 0.0,
         out: None,
     };
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut i = 0;
-    while i < args.len() {
-        let value = args
-            .get(i + 1)
-            .ok_or_else(|| format!("{} needs a value", args[i]))?;
-        let float = || {
-            value
-                .parse::<f64>()
-                .map_err(|e| format!("{}: {e}", args[i]))
-        };
-        match args[i].as_str() {
+    for (flag, value) in tuning::flag_pairs()? {
+        let number = || tuning::number(&flag, &value);
+        match flag.as_str() {
             "--data" => cfg.data.push(value.clone()),
             "--valid" => cfg.valid.push(value.clone()),
-            "--epochs" => cfg.epochs = float()? as usize,
-            "--lambda" => cfg.lambda = float()?.clamp(0.0, 1.0),
-            "--rate" => cfg.rate = float()?,
-            "--l2" => cfg.l2 = float()?.max(0.0),
+            "--epochs" => cfg.epochs = number()? as usize,
+            "--lambda" => cfg.lambda = number()?.clamp(0.0, 1.0),
+            "--rate" => cfg.rate = number()?,
+            "--l2" => cfg.l2 = number()?.max(0.0),
             "--out" => cfg.out = Some(value.clone()),
             other => return Err(format!("unknown argument {other}")),
         }
-        i += 2;
     }
     if cfg.data.is_empty() {
         return Err("give at least one --data FILE".to_string());
@@ -206,42 +197,11 @@ fn render(w: &[i32; FEATURES]) -> String {
     text
 }
 
-/// The positions of every file in `paths`.
-fn load(paths: &[String]) -> Result<Vec<Sample>, String> {
-    let mut data = Vec::new();
-    for path in paths {
-        let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
-        for line in std::io::BufReader::new(file).lines().map_while(Result::ok) {
-            if let Some(sample) = parse_line(&line) {
-                data.push(sample);
-            }
-        }
-    }
-    Ok(data)
-}
-
 fn main() {
-    let cfg = match parse_args() {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("gomoku_tune: {e}");
-            std::process::exit(2);
-        }
-    };
-    let data = match load(&cfg.data) {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("gomoku_tune: {e}");
-            std::process::exit(2);
-        }
-    };
-    let valid = match load(&cfg.valid) {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("gomoku_tune: {e}");
-            std::process::exit(2);
-        }
-    };
+    const TOOL: &str = "gomoku_tune";
+    let cfg = parse_args().unwrap_or_else(|e| tuning::fail(TOOL, &e));
+    let data = tuning::load(&cfg.data, parse_line).unwrap_or_else(|e| tuning::fail(TOOL, &e));
+    let valid = tuning::load(&cfg.valid, parse_line).unwrap_or_else(|e| tuning::fail(TOOL, &e));
     eprintln!("{} positions", data.len());
     let start = weight_vector();
     let start_f = start.map(f64::from);
@@ -256,19 +216,11 @@ fn main() {
         }
     };
     report_valid(&w, "before");
-    let (beta1, beta2, eps) = (0.9, 0.999, 1e-8);
-    let mut m = [0.0; FEATURES];
-    let mut v = [0.0; FEATURES];
+    let mut adam = tuning::Adam::new(FEATURES, cfg.rate);
     for epoch in 1..=cfg.epochs {
         let (mut l, mut g) = loss(&data, &w, k, cfg.lambda);
         regularise(cfg.l2, &w, &start_f, &mut l, &mut g);
-        for i in (0..FEATURES).filter(|&i| !frozen(i)) {
-            m[i] = beta1 * m[i] + (1.0 - beta1) * g[i];
-            v[i] = beta2 * v[i] + (1.0 - beta2) * g[i] * g[i];
-            let mh = m[i] / (1.0 - beta1.powi(epoch as i32));
-            let vh = v[i] / (1.0 - beta2.powi(epoch as i32));
-            w[i] -= cfg.rate * mh / (vh.sqrt() + eps);
-        }
+        adam.step(&mut w, &g, frozen);
         if epoch.is_multiple_of(100) || epoch == cfg.epochs {
             eprintln!("epoch {epoch}: loss {l:.6}");
         }
@@ -288,15 +240,7 @@ fn main() {
         }
     }
     let text = render(&rounded);
-    match &cfg.out {
-        Some(path) => {
-            if let Err(e) = std::fs::write(path, text) {
-                eprintln!("gomoku_tune: {path}: {e}");
-                std::process::exit(2);
-            }
-        }
-        None => {
-            let _ = std::io::stdout().write_all(text.as_bytes());
-        }
+    if let Err(e) = tuning::write_text(cfg.out.as_deref(), &text) {
+        tuning::fail(TOOL, &e);
     }
 }
