@@ -56,7 +56,8 @@ pub struct SearchControl {
     stop: AtomicBool,
     pondering: AtomicBool,
     infinite: bool,
-    /// A fixed time per move (`movetime`): the whole of it is used, whatever the scale.
+    /// A fixed time per move (`movetime`, or a clock with one move to go): the whole of it is
+    /// used, whatever the scale.
     fixed_time: bool,
     origin: Instant,
     /// Microseconds after `origin` at which the clock started (moved by `ponderhit`).
@@ -89,7 +90,8 @@ impl SearchControl {
             // A turn cap with no match clock is a fixed budget too: time left over in one
             // turn is not saved for later ones.
             fixed_time: limits.movetime_ms.is_some()
-                || (limits.turn_ms.is_some() && limits.match_left_ms.is_none()),
+                || (limits.turn_ms.is_some() && limits.match_left_ms.is_none())
+                || limits.clock.is_some_and(|c| c.movestogo == Some(1)),
             origin,
             clock_start_us: AtomicU64::new(0),
             soft_ms,
@@ -292,6 +294,11 @@ pub fn allocate_time(limits: &Limits) -> (u64, u64) {
         usable * 4 / 5
     }
     .max(1);
+    if moves_left == 1 {
+        // The whole clock is for this move (UCCI's fixed move time is `time T movestogo 1`):
+        // think until the cap, like a fixed `movetime`.
+        return (cap, cap);
+    }
     let soft = (base * 6 / 10).clamp(1, cap);
     let hard = (base * 3).clamp(1, cap);
     (soft, hard.max(soft))
@@ -362,6 +369,32 @@ mod tests {
             assert!(hard <= 900, "overhead {overhead}: hard {hard}");
             assert!(soft <= hard);
         }
+    }
+
+    #[test]
+    fn one_move_to_go_is_spent_like_a_fixed_move_time() {
+        let limits = Limits {
+            clock: Some(Clock {
+                time_ms: 100,
+                inc_ms: 0,
+                movestogo: Some(1),
+            }),
+            move_overhead_ms: 30,
+            ..Limits::default()
+        };
+        // 70 ms usable, a tenth kept back: both deadlines at 63 ms, and no early stop when
+        // the best move is stable (scale 0%).
+        assert_eq!(allocate_time(&limits), (63, 63));
+        let control = SearchControl::new(&limits);
+        assert!(!control.soft_limit_reached(0));
+        let mut two = limits.clone();
+        two.clock = Some(Clock {
+            time_ms: 100,
+            inc_ms: 0,
+            movestogo: Some(2),
+        });
+        let (soft, hard) = allocate_time(&two);
+        assert!(soft < hard, "{soft} {hard}");
     }
 
     #[test]
