@@ -25,6 +25,19 @@ pub enum Score {
     MatePlies(i32),
 }
 
+impl Score {
+    /// The number of moves of a mate the side to move gives within `moves` of its own moves
+    /// (`go mate N`), or `None` when the score is not such a mate.
+    pub fn mate_within(self, moves: u32) -> Option<u32> {
+        match self {
+            Score::MatePlies(plies) if plies > 0 && i64::from(plies) < 2 * i64::from(moves) => {
+                Some((plies as u32).div_ceil(2))
+            }
+            _ => None,
+        }
+    }
+}
+
 /// Whether a reported score is exact or only a bound (an aspiration-window fail).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {

@@ -96,13 +96,7 @@ impl FrontEnd for Xiangqi {
     fn done(&mut self, core: &mut Core<Self>, job: Job<XiangqiJob>, outcome: SearchOutcome<Move>) {
         let outcome = self.checked_outcome(core, outcome, &job.data.allowed);
         if let Some(moves) = job.control.mate_limit() {
-            let found = match outcome.score {
-                Score::MatePlies(plies) if plies > 0 && i64::from(plies) < 2 * i64::from(moves) => {
-                    Some((plies + 1) / 2)
-                }
-                _ => None,
-            };
-            match found {
+            match outcome.score.mate_within(moves) {
                 Some(n) => message(core, &format!("mate in {n} found")),
                 None => message(core, &format!("no mate in {moves} found")),
             }

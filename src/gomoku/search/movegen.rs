@@ -1,6 +1,7 @@
 //! Static win checks and move generation by threat state, both read from the board's
 //! incremental threat classes and counts.
 
+use super::eval::line_sum;
 use super::pos::Pos;
 use super::weights::{ORDER_CELL, ORDER_LINE};
 use crate::gomoku::{Cell, Color, Rule, Threat};
@@ -229,13 +230,12 @@ pub fn defences(pos: &mut Pos, us: Color) -> Vec<Cell> {
 pub fn order_value(pos: &Pos, cell: Cell, us: Color) -> i32 {
     let b = &pos.board;
     let them = us.flip();
-    let own = b.pattern_word(cell, us);
-    let theirs = b.pattern_word(cell, them);
-    let mut v = ORDER_CELL[b.threat(cell, us) as usize][b.threat(cell, them) as usize];
-    for d in 0..4 {
-        v += ORDER_LINE[((own >> (4 * d)) & 15) as usize][((theirs >> (4 * d)) & 15) as usize];
-    }
-    v
+    ORDER_CELL[b.threat(cell, us) as usize][b.threat(cell, them) as usize]
+        + line_sum(
+            &ORDER_LINE,
+            b.pattern_word(cell, us),
+            b.pattern_word(cell, them),
+        )
 }
 
 /// True for moves that late-move reductions and pruning must leave alone: own threes and

@@ -3,7 +3,7 @@
 //! evaluation (before its clamp) is the dot product of the counts with [`weight_vector`].
 //! A test keeps the two in step: change one, change the other.
 
-use super::eval::{COUNT_KINDS, count_column, line_word};
+use super::eval::{count_cells, line_word};
 use super::pos::Pos;
 use super::weights::{CELL, COUNTS, LINE, TEMPO};
 use crate::gomoku::{Pattern, Threat};
@@ -95,9 +95,8 @@ pub fn trace(pos: &Pos) -> [i32; FEATURES] {
             counts[LINE_BASE + o * LINE_CODES + t] += 1;
         }
     });
-    for (kind, &(side, min)) in COUNT_KINDS.iter().enumerate() {
-        let color = if side == 0 { us } else { them };
-        counts[COUNT_BASE + kind * 6 + count_column(board, color, min)] += 1;
+    for (kind, column) in count_cells(board, us) {
+        counts[COUNT_BASE + kind * 6 + column] += 1;
     }
     counts[TEMPO_INDEX] = 1;
     counts

@@ -226,6 +226,15 @@ impl<'a> Worker<'a> {
         (z % span) as i32 - self.sh.randomness
     }
 
+    /// Stores a searched node in the transposition table, unless its score was decided by a
+    /// repetition rule (path-dependent: see [`RULE_BOUND`]; the table keeps such scores as
+    /// they are, since only mate scores are moved by ply).
+    fn store(&self, key: u64, data: TtData) {
+        if !is_rule_score(i32::from(data.score)) {
+            self.sh.tt.store(key, data);
+        }
+    }
+
     /// The repetition verdict for the current node, if its position repeats: a repetition of
     /// a position after the root counts at once, one before the root needs a third occurrence.
     fn repetition(&mut self, ply: usize) -> Option<i32> {
@@ -305,22 +314,20 @@ impl<'a> Worker<'a> {
             }
             completed = depth as u32;
             let best = self.root_moves[0].mv;
-            if !is_rule_score(self.root_moves[0].score) {
-                self.sh.tt.store(
-                    self.pos.key(),
-                    TtData {
-                        move_bits: best.bits(),
-                        score: score_to_tt(self.root_moves[0].score, 0),
-                        eval: if self.pos.in_check() {
-                            0
-                        } else {
-                            evaluate(&self.pos) as i16
-                        },
-                        depth: search_depth.clamp(0, 120) as i8,
-                        bound: TtBound::Exact,
+            self.store(
+                self.pos.key(),
+                TtData {
+                    move_bits: best.bits(),
+                    score: score_to_tt(self.root_moves[0].score, 0),
+                    eval: if self.pos.in_check() {
+                        0
+                    } else {
+                        evaluate(&self.pos) as i16
                     },
-                );
-            }
+                    depth: search_depth.clamp(0, 120) as i8,
+                    bound: TtBound::Exact,
+                },
+            );
             stability.update(best);
             if let Some(report) = report.as_mut() {
                 self.flush_nodes();
@@ -349,8 +356,10 @@ impl<'a> Worker<'a> {
                 // `go mate N`: done once a mate in at most N moves is proven, or once the
                 // depth covers N moves with room for the checks' replies (none was found).
                 if let Some(moves) = control.mate_limit() {
-                    let plies = 2 * moves.clamp(1, 60) as i32 - 1;
-                    if (score >= MATE_BOUND && MATE - score <= plies) || depth >= plies + 6 {
+                    let moves = moves.clamp(1, 60);
+                    if super::report_score(score).mate_within(moves).is_some()
+                        || depth >= 2 * moves as i32 + 5
+                    {
                         break;
                     }
                 }
@@ -746,22 +755,20 @@ impl<'a> Worker<'a> {
         } else {
             TtBound::Upper
         };
-        if !is_rule_score(best) {
-            self.sh.tt.store(
-                key,
-                TtData {
-                    move_bits: best_move.map_or(0, |m| m.bits()),
-                    score: score_to_tt(best, ply),
-                    eval: if in_check {
-                        0
-                    } else {
-                        eval.clamp(-MATE, MATE) as i16
-                    },
-                    depth: depth.clamp(-1, 120) as i8,
-                    bound,
+        self.store(
+            key,
+            TtData {
+                move_bits: best_move.map_or(0, |m| m.bits()),
+                score: score_to_tt(best, ply),
+                eval: if in_check {
+                    0
+                } else {
+                    eval.clamp(-MATE, MATE) as i16
                 },
-            );
-        }
+                depth: depth.clamp(-1, 120) as i8,
+                bound,
+            },
+        );
         best
     }
 
@@ -865,22 +872,20 @@ impl<'a> Worker<'a> {
         } else {
             TtBound::Upper
         };
-        if !is_rule_score(best) {
-            self.sh.tt.store(
-                key,
-                TtData {
-                    move_bits: best_move.map_or(0, |m| m.bits()),
-                    score: score_to_tt(best, ply),
-                    eval: if stand > -INFINITE {
-                        stand.clamp(-MATE, MATE) as i16
-                    } else {
-                        0
-                    },
-                    depth: -1,
-                    bound,
+        self.store(
+            key,
+            TtData {
+                move_bits: best_move.map_or(0, |m| m.bits()),
+                score: score_to_tt(best, ply),
+                eval: if stand > -INFINITE {
+                    stand.clamp(-MATE, MATE) as i16
+                } else {
+                    0
                 },
-            );
-        }
+                depth: -1,
+                bound,
+            },
+        );
         best
     }
 }
