@@ -267,38 +267,42 @@ fn allocate_gomocup(limits: &Limits) -> (u64, u64) {
     }
 }
 
+/// The margin kept back from a budget of `budget_ms`: the move overhead, but never more than
+/// a fifth of the budget, so that even a tiny budget is mostly searched.
+fn margin_for(budget_ms: u64, overhead_ms: u64) -> u64 {
+    overhead_ms.min(budget_ms / 5)
+}
+
 /// The time manager: soft and hard deadlines in ms for `limits` (`u64::MAX` = none).
-/// The hard deadline always leaves the move overhead (and a small reserve) on the clock.
+/// The hard deadline always leaves the move overhead (at most a fifth of the time) on the
+/// clock.
 pub fn allocate_time(limits: &Limits) -> (u64, u64) {
     let overhead = limits.move_overhead_ms;
     if limits.turn_ms.is_some() || limits.match_left_ms.is_some() {
         return allocate_gomocup(limits);
     }
     if let Some(movetime) = limits.movetime_ms {
-        let t = movetime.saturating_sub(overhead).max(1);
+        let t = movetime.saturating_sub(margin_for(movetime, overhead)).max(1);
         return (t, t);
     }
     let Some(clock) = limits.clock else {
         return (NO_DEADLINE, NO_DEADLINE);
     };
+    let moves_left = clock.movestogo.map_or(30, |m| m.clamp(1, 50)) as u64;
+    if moves_left == 1 {
+        // The whole clock is for this move (UCCI's fixed move time is `time T movestogo 1`):
+        // spent like a fixed `movetime`.
+        let t = clock
+            .time_ms
+            .saturating_sub(margin_for(clock.time_ms, overhead))
+            .max(1);
+        return (t, t);
+    }
     // Never plan to use the last overhead-sized slice of the clock, nor more than 80% of it
     // on a single move when more moves are due before the next control.
     let usable = clock.time_ms.saturating_sub(overhead).max(1);
-    let moves_left = clock.movestogo.map_or(30, |m| m.clamp(1, 50)) as u64;
     let base = usable / moves_left + clock.inc_ms * 3 / 4;
-    // The last move before a control may use most of the clock, but keeps a tenth back for
-    // the unwinding, the pipe and a busy machine's scheduling delays.
-    let cap = if moves_left == 1 {
-        usable * 9 / 10
-    } else {
-        usable * 4 / 5
-    }
-    .max(1);
-    if moves_left == 1 {
-        // The whole clock is for this move (UCCI's fixed move time is `time T movestogo 1`):
-        // think until the cap, like a fixed `movetime`.
-        return (cap, cap);
-    }
+    let cap = (usable * 4 / 5).max(1);
     let soft = (base * 6 / 10).clamp(1, cap);
     let hard = (base * 3).clamp(1, cap);
     (soft, hard.max(soft))
@@ -354,8 +358,8 @@ mod tests {
     }
 
     #[test]
-    fn one_second_for_the_last_move_keeps_a_margin() {
-        for overhead in [0, 30, 100] {
+    fn the_last_move_keeps_the_overhead_up_to_a_fifth() {
+        for (overhead, want) in [(0, 1000), (30, 970), (100, 900), (400, 800)] {
             let limits = Limits {
                 clock: Some(Clock {
                     time_ms: 1000,
@@ -365,9 +369,19 @@ mod tests {
                 move_overhead_ms: overhead,
                 ..Limits::default()
             };
-            let (soft, hard) = allocate_time(&limits);
-            assert!(hard <= 900, "overhead {overhead}: hard {hard}");
-            assert!(soft <= hard);
+            assert_eq!(allocate_time(&limits), (want, want), "overhead {overhead}");
+        }
+    }
+
+    #[test]
+    fn small_move_times_are_mostly_searched() {
+        for (movetime, want) in [(1, 1), (5, 4), (20, 16), (100, 80), (150, 120), (1000, 970)] {
+            let limits = Limits {
+                movetime_ms: Some(movetime),
+                move_overhead_ms: 30,
+                ..Limits::default()
+            };
+            assert_eq!(allocate_time(&limits), (want, want), "movetime {movetime}");
         }
     }
 
@@ -379,12 +393,18 @@ mod tests {
                 inc_ms: 0,
                 movestogo: Some(1),
             }),
-            move_overhead_ms: 30,
+            move_overhead_ms: 10,
             ..Limits::default()
         };
-        // 70 ms usable, a tenth kept back: both deadlines at 63 ms, and no early stop when
-        // the best move is stable (scale 0%).
-        assert_eq!(allocate_time(&limits), (63, 63));
+        let fixed = Limits {
+            movetime_ms: Some(100),
+            move_overhead_ms: 10,
+            ..Limits::default()
+        };
+        // The same deadlines as `movetime 100`, and no early stop when the best move is
+        // stable (scale 0%).
+        assert_eq!(allocate_time(&limits), (90, 90));
+        assert_eq!(allocate_time(&limits), allocate_time(&fixed));
         let control = SearchControl::new(&limits);
         assert!(!control.soft_limit_reached(0));
         let mut two = limits.clone();

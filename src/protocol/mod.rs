@@ -59,7 +59,7 @@ pub const ENGINE_AUTHOR: &str = "the Qilin developers";
 /// Default hash size in MB (also what UCCI's `hashsize 0`, "automatic", means).
 pub const DEFAULT_HASH_MB: usize = 16;
 /// Default move overhead in ms.
-pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
 
 /// The engine's settable options, shared by both protocols.
 #[derive(Clone, Debug, PartialEq, Eq)]
