@@ -7,19 +7,61 @@ use crate::xiangqi::{Game, Position, Verdict, perft};
 
 /// Runs the subcommand named by `args[0]`; returns the process exit status.
 pub fn run(args: &[String]) -> i32 {
+    let wants_help = args.iter().skip(1).any(|a| a == "--help" || a == "-h");
     match args.first().map(String::as_str) {
+        Some("--help" | "-h" | "help") => {
+            println!("{USAGE}");
+            0
+        }
+        Some("--version" | "-V") => {
+            println!("qilin {}", crate::protocol::ENGINE_VERSION);
+            0
+        }
+        Some(sub @ ("perft" | "bench" | "referee" | "test-engine")) if wants_help => {
+            println!("{}", subcommand_usage(sub));
+            0
+        }
         Some("perft") => perft_command(&args[1..]),
         Some("bench") => bench_command(&args[1..]),
         Some("referee") => referee_command(&args[1..]),
         Some("match") => crate::tournament::main(&args[1..]),
         Some("test-engine") => crate::tournament::test_engine::test_engine_main(&args[1..]),
         Some(other) => {
-            eprintln!("qilin: unknown subcommand '{other}' (try: perft, referee, bench, match)");
+            eprintln!("qilin: unknown subcommand '{other}' (try: qilin --help)");
             2
         }
         None => crate::protocol::run_stdio(),
     }
 }
+
+/// What `qilin --help` prints.
+const USAGE: &str = "\
+usage: qilin                 play over stdin/stdout; the first command chooses the protocol:
+                             START/RECTSTART/INFO/ABOUT... Gomoku (Piskvork), ucci or uci Xiangqi
+       qilin bench ...       fixed-depth searches of both games; prints the node count
+       qilin perft ...       Xiangqi move-path enumeration
+       qilin referee ...     judges a Xiangqi or Gomoku game given as moves
+       qilin match ...       plays engines against each other (Xiangqi or Gomoku)
+       qilin test-engine ... a misbehaving fake engine for testing match runners
+       qilin --version       prints the version
+`qilin <subcommand> --help` prints the subcommand's usage.";
+
+/// The usage of a subcommand that has no `--help` of its own.
+fn subcommand_usage(sub: &str) -> String {
+    match sub {
+        "perft" => PERFT_USAGE.to_string(),
+        "bench" => BENCH_USAGE.to_string(),
+        "referee" => format!("{REFEREE_USAGE}\n{GOMOKU_REFEREE_USAGE}"),
+        _ => TEST_ENGINE_USAGE.to_string(),
+    }
+}
+
+const PERFT_USAGE: &str = "usage: qilin perft <depth> [--fen \"<FEN>\"]";
+
+const TEST_ENGINE_USAGE: &str = "\
+usage: qilin test-engine --mode random|illegal|crash|hang|garbage|resign|nomove|occupied|offboard
+                         [--proto uci|ucci|piskvork] [--seed N] [--after N] [--delay MS]
+                         [--score CP] [--ranks 1] [--about reply|unknown|silent|late]";
 
 const BENCH_USAGE: &str = "usage: qilin bench [xiangqi | gomoku [depth]]";
 
@@ -105,9 +147,7 @@ fn perft_command(args: &[String]) -> i32 {
                 match d.parse::<u32>() {
                     Ok(n) if depth.is_none() => depth = Some(n),
                     _ => {
-                        eprintln!(
-                            "qilin perft: unexpected argument '{d}' (usage: qilin perft <depth> [--fen \"<FEN>\"])"
-                        );
+                        eprintln!("qilin perft: unexpected argument '{d}' ({PERFT_USAGE})");
                         return 2;
                     }
                 }
@@ -116,7 +156,7 @@ fn perft_command(args: &[String]) -> i32 {
         }
     }
     let Some(depth) = depth else {
-        eprintln!("qilin perft: missing depth (usage: qilin perft <depth> [--fen \"<FEN>\"])");
+        eprintln!("qilin perft: missing depth ({PERFT_USAGE})");
         return 2;
     };
     let mut pos = match fen {

@@ -153,3 +153,46 @@ fn referee_errors_exit_2() {
     assert_eq!(qilin(&["referee"]).0, 2);
     assert_eq!(qilin(&["referee", "chess"]).0, 2);
 }
+
+#[test]
+fn help_and_version_answer_with_exit_status_zero() {
+    for flag in ["--help", "-h", "help"] {
+        let (code, out, err) = qilin(&[flag]);
+        assert_eq!(code, 0, "{flag}: {err}");
+        assert!(out.starts_with("usage: qilin"), "{flag}: {out}");
+        for sub in ["bench", "perft", "referee", "match", "test-engine"] {
+            assert!(out.contains(&format!("qilin {sub}")), "{flag} names {sub}");
+        }
+    }
+    for flag in ["--version", "-V"] {
+        let (code, out, _) = qilin(&[flag]);
+        assert_eq!(code, 0);
+        assert_eq!(out.trim(), format!("qilin {}", env!("CARGO_PKG_VERSION")));
+    }
+    let (code, _, err) = qilin(&["frobnicate"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown subcommand 'frobnicate'"), "{err}");
+}
+
+#[test]
+fn each_subcommand_prints_its_usage_on_help() {
+    for (args, expect) in [
+        (&["perft", "--help"][..], "usage: qilin perft"),
+        (&["bench", "-h"][..], "usage: qilin bench"),
+        (&["referee", "--help"][..], "usage: qilin referee xiangqi"),
+        (
+            &["referee", "gomoku", "--help"][..],
+            "usage: qilin referee gomoku",
+        ),
+        (
+            &["referee", "xiangqi", "-h"][..],
+            "usage: qilin referee xiangqi",
+        ),
+        (&["match", "--help"][..], "usage: qilin match"),
+        (&["test-engine", "--help"][..], "usage: qilin test-engine"),
+    ] {
+        let (code, out, err) = qilin(args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(out.contains(expect), "{args:?}: {out}");
+    }
+}

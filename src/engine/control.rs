@@ -282,7 +282,9 @@ pub fn allocate_time(limits: &Limits) -> (u64, u64) {
         return allocate_gomocup(limits);
     }
     if let Some(movetime) = limits.movetime_ms {
-        let t = movetime.saturating_sub(margin_for(movetime, overhead)).max(1);
+        let t = movetime
+            .saturating_sub(margin_for(movetime, overhead))
+            .max(1);
         return (t, t);
     }
     let Some(clock) = limits.clock else {

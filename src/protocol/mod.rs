@@ -148,7 +148,8 @@ impl LineReader {
 
     /// The inputs one line produces (zero, one, or the detection plus the command).
     pub(crate) fn read(&mut self, line: &str, at: Instant) -> Vec<Input> {
-        let line = line.trim();
+        // A byte order mark (some GUIs write one before their first line) is not a command.
+        let line = line.trim().trim_start_matches('\u{feff}').trim_start();
         let Some(first) = line.split_whitespace().next() else {
             return Vec::new();
         };
@@ -246,6 +247,16 @@ mod tests {
             items[0],
             Input::Command(Command::Handshake(Protocol::Uci), _)
         ));
+
+        // A UTF-8 byte order mark before the first command is ignored.
+        let mut r = LineReader::new();
+        let items = r.read("\u{feff}uci\r\n", now);
+        assert!(matches!(items[0], Input::Detected(Protocol::Uci)));
+        assert!(matches!(
+            r.read("isready", now)[0],
+            Input::Command(Command::IsReady, _)
+        ));
+        assert!(r.read("\u{feff}", now).is_empty());
 
         let mut r = LineReader::new();
         assert!(matches!(r.read("hello", now)[0], Input::Bad(_)));
