@@ -117,6 +117,7 @@ fn signed(value: f64) -> String {
 
 fn elo_text(elo: Option<EloEstimate>) -> String {
     match elo {
+        Some(e) if e.lower.is_nan() || e.upper.is_nan() => format!("{} [n/a]", signed(e.elo)),
         Some(e) => format!(
             "{} [{}, {}]",
             signed(e.elo),
@@ -220,6 +221,22 @@ mod tests {
     use super::*;
     use crate::tournament::game::{GameEnd, GameResult, PlayedGame};
     use crate::tournament::openings::Opening;
+
+    #[test]
+    fn an_interval_that_cannot_be_measured_reads_n_a() {
+        let e = EloEstimate {
+            elo: 0.0,
+            lower: f64::NAN,
+            upper: f64::NAN,
+        };
+        assert_eq!(elo_text(Some(e)), "+0.0 [n/a]");
+        let e = EloEstimate {
+            elo: 10.0,
+            lower: -5.0,
+            upper: 25.0,
+        };
+        assert_eq!(elo_text(Some(e)), "+10.0 [-5.0, +25.0]");
+    }
 
     fn record(pair_game: usize, engines: [usize; 2], result: GameResult) -> GameRecord {
         GameRecord {

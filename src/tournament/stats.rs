@@ -125,8 +125,18 @@ fn mean_and_variance(values: &[f64], counts: &[f64]) -> Option<(f64, f64, f64)> 
     Some((total, mean, variance))
 }
 
+/// The Elo of the mean score with its normal-approximation interval. A sample whose results
+/// are all the same (say one drawn pair) has no spread to measure: its bounds are NaN, which
+/// the report prints as "n/a" rather than a zero-width interval.
 fn estimate(values: &[f64], counts: &[f64]) -> Option<EloEstimate> {
     let (total, mean, variance) = mean_and_variance(values, counts)?;
+    if variance == 0.0 && mean > 0.0 && mean < 1.0 {
+        return Some(EloEstimate {
+            elo: elo_from_score(mean),
+            lower: f64::NAN,
+            upper: f64::NAN,
+        });
+    }
     let standard_error = (variance / total).sqrt();
     Some(EloEstimate {
         elo: elo_from_score(mean),
@@ -330,6 +340,23 @@ mod tests {
             elo_from_score(0.75 - Z_95 * se),
             1e-9
         ));
+        assert!(estimate.lower < estimate.elo && estimate.elo < estimate.upper);
+    }
+
+    #[test]
+    fn a_sample_without_spread_has_no_interval() {
+        // One drawn pair (1 point of 2): the score is known, its error is not.
+        let pairs = Pentanomial {
+            counts: [0, 0, 1, 0, 0],
+        };
+        let estimate = elo_pentanomial(&pairs).unwrap();
+        assert_eq!(estimate.elo, 0.0);
+        assert!(estimate.lower.is_nan() && estimate.upper.is_nan());
+        // With some spread the interval is real.
+        let pairs = Pentanomial {
+            counts: [0, 1, 1, 0, 0],
+        };
+        let estimate = elo_pentanomial(&pairs).unwrap();
         assert!(estimate.lower < estimate.elo && estimate.elo < estimate.upper);
     }
 
