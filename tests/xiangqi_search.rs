@@ -342,7 +342,7 @@ fn searcher_can_move_to_an_engine_thread() {
     let handle = std::thread::spawn(move || {
         let mut searcher = searcher;
         searcher.set_threads(2);
-        searcher.set_hash_mb(2);
+        searcher.set_hash_mb(2).expect("a 2 MB table");
         let control = SearchControl::new(&depth(3));
         let game = Game::new(Position::startpos());
         searcher

@@ -86,17 +86,56 @@ pub struct TranspositionTable {
     age: AtomicU8,
 }
 
+/// A table of the size asked for could not be allocated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableAllocError {
+    /// The size asked for, in megabytes.
+    pub mb: usize,
+}
+
+impl std::fmt::Display for TableAllocError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot allocate a hash table of {} MB", self.mb)
+    }
+}
+
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (at least one bucket), all entries empty.
-    pub fn new(mb: usize) -> TranspositionTable {
+    /// A table of about `mb` megabytes (at least one bucket), all entries empty, or the
+    /// error when the memory cannot be had (nothing is allocated then).
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, TableAllocError> {
         let bytes = mb.max(1).saturating_mul(1 << 20);
         let buckets = (bytes / (ENTRY_BYTES * BUCKET)).max(1);
-        let mut entries = Vec::with_capacity(buckets * BUCKET);
+        let mut entries = Vec::new();
+        entries
+            .try_reserve_exact(buckets.saturating_mul(BUCKET))
+            .map_err(|_| TableAllocError { mb })?;
         entries.resize_with(buckets * BUCKET, Entry::default);
-        TranspositionTable {
+        Ok(TranspositionTable {
             entries,
             buckets,
             age: AtomicU8::new(0),
+        })
+    }
+
+    /// A table of about `mb` megabytes, or of the largest power-of-two fraction of it that
+    /// can be allocated (one megabyte at the least).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let mut mb = mb.max(1);
+        loop {
+            match TranspositionTable::try_new(mb) {
+                Ok(table) => return table,
+                Err(_) if mb > 1 => mb /= 2,
+                Err(_) => {
+                    // Not even a megabyte: one bucket, so the search still works.
+                    let mut entries = Vec::with_capacity(BUCKET);
+                    entries.resize_with(BUCKET, Entry::default);
+                    return TranspositionTable {
+                        entries,
+                        buckets: 1,
+                        age: AtomicU8::new(0),
+                    };
+                }
+            }
         }
     }
 
@@ -209,6 +248,15 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_impossible_size_is_an_error_not_an_abort() {
+        // More bytes than the address space: the reservation fails before any allocation.
+        let err = TranspositionTable::try_new(usize::MAX >> 20).err();
+        assert_eq!(err, Some(TableAllocError { mb: usize::MAX >> 20 }));
+        let small = TranspositionTable::try_new(1).expect("one megabyte");
+        assert_eq!(small.size_mb(), 1);
+    }
 
     fn data(mv: u16, score: i16, depth: i8, bound: TtBound) -> TtData {
         TtData {

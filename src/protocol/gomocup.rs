@@ -34,8 +34,13 @@ where
 {
     /// A searcher with a table of `hash_mb` megabytes and `threads` threads.
     fn create(hash_mb: usize, threads: usize) -> Self;
-    /// New table size and thread count (the table's contents are lost).
-    fn resize(&mut self, hash_mb: usize, threads: usize);
+    /// New table size and thread count (the table's contents are lost). When the table
+    /// cannot be allocated the old one stays (the thread count still changes).
+    fn resize(
+        &mut self,
+        hash_mb: usize,
+        threads: usize,
+    ) -> Result<(), crate::engine::tt::TableAllocError>;
     /// Forgets everything learnt (new game, `YXHASHCLEAR`).
     fn clear(&mut self);
 }
@@ -45,9 +50,13 @@ impl GomokuSearcher for crate::gomoku::search::Searcher {
         crate::gomoku::search::Searcher::new(hash_mb, threads)
     }
 
-    fn resize(&mut self, hash_mb: usize, threads: usize) {
-        self.set_hash_mb(hash_mb);
+    fn resize(
+        &mut self,
+        hash_mb: usize,
+        threads: usize,
+    ) -> Result<(), crate::engine::tt::TableAllocError> {
         self.set_threads(threads);
+        self.set_hash_mb(hash_mb)
     }
 
     fn clear(&mut self) {
@@ -102,7 +111,9 @@ impl GomokuSearcher for QuickSearcher {
         QuickSearcher
     }
 
-    fn resize(&mut self, _: usize, _: usize) {}
+    fn resize(&mut self, _: usize, _: usize) -> Result<(), crate::engine::tt::TableAllocError> {
+        Ok(())
+    }
 
     fn clear(&mut self) {}
 }
@@ -697,8 +708,10 @@ where
 
     fn resize_searcher(&mut self, core: &mut Core<Self>) {
         let (hash, threads) = (self.settings.hash_mb(), self.settings.threads);
-        if let Some(s) = core.searcher_mut() {
-            s.resize(hash, threads);
+        if let Some(s) = core.searcher_mut()
+            && let Err(e) = s.resize(hash, threads)
+        {
+            core.emit(&format!("ERROR {e}; the previous table is kept"));
         }
     }
 

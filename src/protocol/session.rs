@@ -284,9 +284,16 @@ impl Xiangqi {
         match setting {
             OptionSetting::Hash(mb) => {
                 let mb = if mb == 0 { DEFAULT_HASH_MB } else { mb };
-                self.options.hash_mb = mb;
-                if let Some(s) = core.searcher_mut() {
-                    s.set_hash_mb(mb);
+                let resized = match core.searcher_mut() {
+                    Some(s) => s.set_hash_mb(mb),
+                    None => Ok(()),
+                };
+                match resized {
+                    Ok(()) => self.options.hash_mb = mb,
+                    Err(e) => refuse(
+                        core,
+                        &format!("{e}; the {} MB table is kept", self.options.hash_mb),
+                    ),
                 }
             }
             OptionSetting::Threads(n) => {

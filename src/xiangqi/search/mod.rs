@@ -99,9 +99,11 @@ impl Searcher {
         }
     }
 
-    /// Resizes the table (its contents are lost).
-    pub fn set_hash_mb(&mut self, mb: usize) {
-        self.tt = TranspositionTable::new(mb);
+    /// Replaces the hash table with one of `mb` megabytes (its contents are lost). When the
+    /// memory cannot be had, the old table stays and the error says so.
+    pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), crate::engine::tt::TableAllocError> {
+        self.tt = TranspositionTable::try_new(mb)?;
+        Ok(())
     }
 
     /// Sets the number of search threads (at least one).
