@@ -253,7 +253,12 @@ mod tests {
     fn an_impossible_size_is_an_error_not_an_abort() {
         // More bytes than the address space: the reservation fails before any allocation.
         let err = TranspositionTable::try_new(usize::MAX >> 20).err();
-        assert_eq!(err, Some(TableAllocError { mb: usize::MAX >> 20 }));
+        assert_eq!(
+            err,
+            Some(TableAllocError {
+                mb: usize::MAX >> 20
+            })
+        );
         let small = TranspositionTable::try_new(1).expect("one megabyte");
         assert_eq!(small.size_mb(), 1);
     }

@@ -357,6 +357,11 @@ impl<F: FrontEnd, W: Write + 'static> Session<F, W> {
                 }
                 if let Some((cmd, at)) = self.core.queue.pop_front() {
                     self.front.idle(&mut self.core, cmd, at);
+                    // A job started from the queue after the input ended (say a second
+                    // `go infinite`) gets the same end-of-input treatment as a running one.
+                    if self.core.eof {
+                        self.stop_job_at_end_of_input();
+                    }
                     continue;
                 }
                 if self.core.eof {
@@ -412,6 +417,11 @@ impl<F: FrontEnd, W: Write + 'static> Session<F, W> {
     /// the queue is empty.
     fn on_eof(&mut self) {
         self.core.eof = true;
+        self.stop_job_at_end_of_input();
+    }
+
+    /// Stops the running job if the front end says the end of input ends it.
+    fn stop_job_at_end_of_input(&mut self) {
         if self.core.job.as_ref().is_some_and(F::stop_at_end_of_input) {
             self.core.stop_job();
         }
