@@ -307,7 +307,7 @@ impl Position {
 
     /// The legal moves of the side to move (a convenience over `generate_legal`).
     pub fn legal_moves(&self) -> MoveList {
-        let mut scratch = self.clone();
+        let mut scratch = self.without_history();
         let mut list = MoveList::new();
         scratch.generate_legal(&mut list);
         list
@@ -387,7 +387,7 @@ impl Position {
         if !self.is_pseudo_legal(mv) {
             return false;
         }
-        let mut scratch = self.clone();
+        let mut scratch = self.without_history();
         scratch.move_is_safe(mv)
     }
 }

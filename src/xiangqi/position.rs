@@ -204,6 +204,24 @@ impl Position {
         (plies_back >= 1 && plies_back <= n).then(|| self.undo[n - plies_back].mv)
     }
 
+    /// A copy of the position without its move history, for trying moves out (`unmake_move`
+    /// cannot go back past it). Costs the same however long the game.
+    pub(crate) fn without_history(&self) -> Position {
+        Position {
+            board: self.board,
+            pieces: self.pieces,
+            colors: self.colors,
+            rank_occ: self.rank_occ,
+            file_occ: self.file_occ,
+            kings: self.kings,
+            side: self.side,
+            key: self.key,
+            halfmove_clock: self.halfmove_clock,
+            fullmove: self.fullmove,
+            undo: Vec::new(),
+        }
+    }
+
     /// Forgets the move history (keeps the position): for a new game root.
     pub fn clear_history(&mut self) {
         self.undo.clear();
