@@ -105,17 +105,9 @@ pub(crate) enum Watchdog {
     GiveUp(Duration),
 }
 
-/// What kind of work a job is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum JobKind {
-    Search,
-    Task,
-}
-
 /// The running job: its control block, its state and the front end's data about it.
 pub(crate) struct Job<D> {
     id: u64,
-    kind: JobKind,
     watchdog: Watchdog,
     /// The search's control block (a task gets one without limits).
     pub(crate) control: Arc<SearchControl>,
@@ -128,11 +120,6 @@ pub(crate) struct Job<D> {
 }
 
 impl<D> Job<D> {
-    /// True for a task (perft), false for a search.
-    pub(crate) fn is_task(&self) -> bool {
-        self.kind == JobKind::Task
-    }
-
     /// How long until the watchdog must look at this job.
     fn timeout(&self) -> Duration {
         let hard = self.control.hard_ms();
@@ -262,7 +249,6 @@ impl<F: FrontEnd> Core<F> {
         }
         self.job = Some(Job {
             id,
-            kind: JobKind::Search,
             watchdog,
             control,
             stopping: false,
@@ -278,21 +264,22 @@ impl<F: FrontEnd> Core<F> {
         &mut self,
         name: &str,
         data: F::Job,
-        work: impl FnOnce() -> F::Task + Send + 'static,
+        work: impl FnOnce(&SearchControl) -> F::Task + Send + 'static,
     ) -> std::io::Result<()> {
         let id = self.next_job_id + 1;
         let tx = self.tasks_tx.clone();
+        let control = Arc::new(SearchControl::new(&Limits::default()));
+        let task_control = Arc::clone(&control);
         std::thread::Builder::new()
             .name(name.into())
             .spawn(move || {
-                let _ = tx.send((id, work()));
+                let _ = tx.send((id, work(&task_control)));
             })?;
         self.next_job_id = id;
         self.job = Some(Job {
             id,
-            kind: JobKind::Task,
             watchdog: Watchdog::Off,
-            control: Arc::new(SearchControl::new(&Limits::default())),
+            control,
             stopping: false,
             started: Instant::now(),
             data,

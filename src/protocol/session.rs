@@ -28,8 +28,9 @@ pub(crate) struct XiangqiJob {
     allowed: Vec<Move>,
 }
 
-/// A `go perft` result: the count under each move, and the total.
-pub(crate) type PerftResult = (Vec<(Move, u64)>, u64);
+/// A `go perft` result: the count under each move counted, and the total (`None` when
+/// `stop` or `quit` ended it early).
+pub(crate) type PerftResult = (Vec<(Move, u64)>, Option<u64>);
 
 /// The Xiangqi front end's state.
 pub(crate) struct Xiangqi {
@@ -130,7 +131,10 @@ impl FrontEnd for Xiangqi {
         for (m, n) in divide {
             core.emit(&format!("{m}: {n}"));
         }
-        core.emit(&format!("Nodes searched: {total}"));
+        match total {
+            Some(total) => core.emit(&format!("Nodes searched: {total}")),
+            None => message(core, "perft stopped before the end"),
+        }
     }
 
     fn farewell(&mut self, core: &mut Core<Self>) {
@@ -150,19 +154,13 @@ impl FrontEnd for Xiangqi {
             self.idle(core, cmd, at);
             return None;
         };
-        let (stopping, task, pondering) = (job.stopping, job.is_task(), job.control.pondering());
+        let (stopping, pondering) = (job.stopping, job.control.pondering());
         match cmd {
             // Once stopped, the search reports within milliseconds: answering after its
             // `bestmove` keeps the natural order for GUIs that sync with `stop` + `isready`.
             Command::IsReady if stopping => return Some((cmd, at)),
             Command::IsReady => core.emit("readyok"),
-            Command::Stop => {
-                if task {
-                    message(core, "perft cannot be interrupted; it ends by itself");
-                } else {
-                    core.stop_job();
-                }
-            }
+            Command::Stop => core.stop_job(),
             Command::PonderHit { draw_offered } => match core.job_mut() {
                 Some(job) if pondering => {
                     job.data.draw_offered |= draw_offered;
@@ -172,8 +170,7 @@ impl FrontEnd for Xiangqi {
             },
             // The stopped search answers within milliseconds; its move is printed, then the
             // session ends.
-            Command::Quit if !task => core.quit_after_answer(),
-            Command::Quit => self.do_quit(core),
+            Command::Quit => core.quit_after_answer(),
             Command::Display => self.display(core),
             Command::Go(_) | Command::Perft(_) if !(batch || stopping) => {
                 let name = cmd.name();
@@ -521,8 +518,8 @@ impl Xiangqi {
             draw_offered: false,
             allowed: Vec::new(),
         };
-        let started = core.start_task("qilin-perft", data, move || {
-            crate::xiangqi::perft::perft_divide(&mut pos, depth)
+        let started = core.start_task("qilin-perft", data, move |control| {
+            crate::xiangqi::perft::perft_divide_until(&mut pos, depth, &|| control.stopped())
         });
         if let Err(e) = started {
             refuse(core, &format!("cannot start perft: {e}"));
