@@ -15,8 +15,8 @@ use std::io::{BufRead, Write};
 
 use qilin::xiangqi::Position;
 use qilin::xiangqi::search::eval::{
-    HALF, MATERIAL_BASE, MAX_PHASE, NUM_WEIGHTS, PST_BASE, SCALAR_BASE, SCALAR_NAMES, SCALARS,
-    WEIGHTS, trace,
+    FULL_SCALE, HALF, MATERIAL_BASE, MAX_PHASE, NUM_WEIGHTS, PST_BASE, SCALAR_BASE, SCALAR_NAMES,
+    SCALARS, WEIGHTS, trace,
 };
 
 struct Config {
@@ -76,8 +76,8 @@ struct Sample {
     end: u32,
     /// Middle-game share of the taper, phase / MAX_PHASE.
     mg: f32,
-    /// Whether red, black can cross the river.
-    has_attackers: [bool; 2],
+    /// The win scale of red, black as the leading side, as a fraction.
+    scale: [f32; 2],
     result: f32,
     score: f32,
 }
@@ -119,7 +119,7 @@ fn load(cfg: &Config) -> Result<Data, String> {
                 start,
                 end: data.counts.len() as u32,
                 mg: t.phase as f32 / MAX_PHASE as f32,
-                has_attackers: t.has_attackers,
+                scale: t.scale.map(|x| x as f32 / FULL_SCALE as f32),
                 result,
                 score,
             });
@@ -148,8 +148,8 @@ fn evaluate(data: &Data, s: &Sample, w: &Weights) -> (f64, f64) {
     let phase = s.mg as f64;
     let e = mg * phase + eg * (1.0 - phase);
     let strong = if e > 0.0 { 0 } else { 1 };
-    let scale = if e != 0.0 && !s.has_attackers[strong] {
-        1.0 / 16.0
+    let scale = if e != 0.0 {
+        s.scale[strong] as f64
     } else {
         1.0
     };
