@@ -18,7 +18,7 @@ pub fn run(args: &[String]) -> i32 {
             0
         }
         Some(sub @ ("perft" | "bench" | "referee" | "test-engine")) if wants_help => {
-            println!("{}", subcommand_usage(sub));
+            println!("{}", subcommand_usage(sub, args.get(1).map(String::as_str)));
             0
         }
         Some("perft") => perft_command(&args[1..]),
@@ -46,12 +46,14 @@ usage: qilin                 play over stdin/stdout; the first command chooses t
        qilin --version       prints the version
 `qilin <subcommand> --help` prints the subcommand's usage.";
 
-/// The usage of a subcommand that has no `--help` of its own.
-fn subcommand_usage(sub: &str) -> String {
-    match sub {
-        "perft" => PERFT_USAGE.to_string(),
-        "bench" => BENCH_USAGE.to_string(),
-        "referee" => format!("{REFEREE_USAGE}\n{GOMOKU_REFEREE_USAGE}"),
+/// The usage of a subcommand (`game`: the word after it, which chooses the referee's game).
+fn subcommand_usage(sub: &str, game: Option<&str>) -> String {
+    match (sub, game) {
+        ("perft", _) => PERFT_USAGE.to_string(),
+        ("bench", _) => BENCH_USAGE.to_string(),
+        ("referee", Some("gomoku")) => GOMOKU_REFEREE_USAGE.to_string(),
+        ("referee", Some("xiangqi")) => REFEREE_USAGE.to_string(),
+        ("referee", _) => format!("{REFEREE_USAGE}\n{GOMOKU_REFEREE_USAGE}"),
         _ => TEST_ENGINE_USAGE.to_string(),
     }
 }
