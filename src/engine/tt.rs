@@ -105,11 +105,15 @@ impl TranspositionTable {
     pub fn try_new(mb: usize) -> Result<TranspositionTable, TableAllocError> {
         let bytes = mb.max(1).saturating_mul(1 << 20);
         let buckets = (bytes / (ENTRY_BYTES * BUCKET)).max(1);
-        let mut entries = Vec::new();
-        entries
-            .try_reserve_exact(buckets.saturating_mul(BUCKET))
+        let n = buckets.saturating_mul(BUCKET);
+        // Ask for the memory once without keeping it, so a refusal is an error rather than
+        // an abort; then allocate it the way the allocator can hand out untouched zeroed
+        // pages (a table costs resident memory only as the search fills it).
+        Vec::<Entry>::new()
+            .try_reserve_exact(n)
             .map_err(|_| TableAllocError { mb })?;
-        entries.resize_with(buckets * BUCKET, Entry::default);
+        let mut entries = Vec::with_capacity(n);
+        entries.resize_with(n, Entry::default);
         Ok(TranspositionTable {
             entries,
             buckets,
