@@ -112,13 +112,18 @@ impl TranspositionTable {
         Vec::<Entry>::new()
             .try_reserve_exact(n)
             .map_err(|_| TableAllocError { mb })?;
-        let mut entries = Vec::with_capacity(n);
-        entries.resize_with(n, Entry::default);
-        Ok(TranspositionTable {
+        Ok(TranspositionTable::with_buckets(buckets))
+    }
+
+    /// A table of `buckets` empty buckets (allocation failure aborts).
+    fn with_buckets(buckets: usize) -> TranspositionTable {
+        let mut entries = Vec::with_capacity(buckets * BUCKET);
+        entries.resize_with(buckets * BUCKET, Entry::default);
+        TranspositionTable {
             entries,
             buckets,
             age: AtomicU8::new(0),
-        })
+        }
     }
 
     /// A table of about `mb` megabytes, or of the largest power-of-two fraction of it that
@@ -129,16 +134,8 @@ impl TranspositionTable {
             match TranspositionTable::try_new(mb) {
                 Ok(table) => return table,
                 Err(_) if mb > 1 => mb /= 2,
-                Err(_) => {
-                    // Not even a megabyte: one bucket, so the search still works.
-                    let mut entries = Vec::with_capacity(BUCKET);
-                    entries.resize_with(BUCKET, Entry::default);
-                    return TranspositionTable {
-                        entries,
-                        buckets: 1,
-                        age: AtomicU8::new(0),
-                    };
-                }
+                // Not even a megabyte: one bucket, so the search still works.
+                Err(_) => return TranspositionTable::with_buckets(1),
             }
         }
     }

@@ -82,19 +82,6 @@ pub fn perft_divide_until(
 
 /// Perft split by root move: each legal move with its leaf count, and the total.
 pub fn perft_divide(pos: &mut Position, depth: u32) -> (Vec<(Move, u64)>, u64) {
-    let mut list = MoveList::new();
-    pos.generate_legal(&mut list);
-    let mut counts = Vec::with_capacity(list.len());
-    let mut total = 0;
-    if depth == 0 {
-        return (counts, 1);
-    }
-    for &mv in list.iter() {
-        pos.make_move(mv);
-        let n = perft(pos, depth - 1);
-        pos.unmake_move();
-        counts.push((mv, n));
-        total += n;
-    }
-    (counts, total)
+    let (counts, total) = perft_divide_until(pos, depth, &|| false);
+    (counts, total.unwrap_or_default())
 }

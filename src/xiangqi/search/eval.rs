@@ -769,13 +769,12 @@ pub fn win_scale(pos: &Position, strong: Color) -> i32 {
     let chariots = count(strong, PieceKind::Chariot);
     let horses = count(strong, PieceKind::Horse);
     let cannons = count(strong, PieceKind::Cannon);
+    // Two or more pieces of force can always play for mate: the common case, decided first.
+    if chariots + horses + cannons >= 2 {
+        return FULL_SCALE;
+    }
     let soldiers = pos.pieces(strong, PieceKind::Pawn);
-    let last_rank = if strong == Color::Red {
-        LAST_RANK[0]
-    } else {
-        LAST_RANK[1]
-    };
-    let live_soldiers = (soldiers & !last_rank).count_ones();
+    let live_soldiers = (soldiers & !LAST_RANK[strong.index()]).count_ones();
     let defenders = count(weak, PieceKind::Advisor) + count(weak, PieceKind::Elephant);
     let full_defence = defenders == 4;
     match (chariots, horses, cannons, live_soldiers) {
@@ -790,7 +789,8 @@ pub fn win_scale(pos: &Position, strong: Color) -> i32 {
     }
 }
 
-/// Each colour's last rank: the enemy's back rank, where a soldier can only move sideways.
+/// Each colour's last rank (by `Color::index()`): the enemy's back rank, where a soldier can
+/// only move sideways.
 const LAST_RANK: [Bitboard; 2] = {
     let mut z = [0u128; 2];
     let mut f = 0;
