@@ -290,8 +290,10 @@ pub fn allocate_time(limits: &Limits) -> (u64, u64) {
     let Some(clock) = limits.clock else {
         return (NO_DEADLINE, NO_DEADLINE);
     };
-    let moves_left = clock.movestogo.map_or(30, |m| m.clamp(1, 50)) as u64;
-    if moves_left == 1 {
+    let moves_to_go = clock
+        .movestogo
+        .map_or(SUDDEN_DEATH_HORIZON, |m| m.clamp(1, 50)) as u64;
+    if moves_to_go == 1 {
         // The whole clock is for this move (UCCI's fixed move time is `time T movestogo 1`):
         // spent like a fixed `movetime`.
         let t = clock
@@ -300,15 +302,35 @@ pub fn allocate_time(limits: &Limits) -> (u64, u64) {
             .max(1);
         return (t, t);
     }
+    // The time this move may count on: the clock and the increments still to come over the
+    // moves planned for, less an overhead for each of them, shared equally.
+    let planned = (clock.time_ms + clock.inc_ms * (moves_to_go - 1))
+        .saturating_sub(overhead * (moves_to_go + 2))
+        .max(1);
+    let share = planned / moves_to_go;
     // Never plan to use the last overhead-sized slice of the clock, nor more than 80% of it
-    // on a single move when more moves are due before the next control.
-    let usable = clock.time_ms.saturating_sub(overhead).max(1);
-    let base = usable / moves_left + clock.inc_ms * 3 / 4;
+    // on one move when more moves are due before the next control.
+    let usable = clock
+        .time_ms
+        .saturating_sub(margin_for(clock.time_ms, overhead))
+        .max(1);
     let cap = (usable * 4 / 5).max(1);
-    let soft = (base * 6 / 10).clamp(1, cap);
-    let hard = (base * 3).clamp(1, cap);
+    let soft = (share * SOFT_SHARE_PERCENT / 100).clamp(1, cap);
+    let hard = (share * HARD_SHARES).clamp(1, cap);
     (soft, hard.max(soft))
 }
+
+/// Moves a sudden-death clock (no `movestogo`) is shared over: each move plans on a 35th
+/// of the clock (and of the increments to come), so the plan shrinks as the clock does.
+const SUDDEN_DEATH_HORIZON: u32 = 35;
+
+/// The soft limit as a share of a move's planned time, in percent. The search stretches it
+/// when the best move changes and shrinks it when the move is stable, and an iteration
+/// started before it passes may run on to the hard limit.
+const SOFT_SHARE_PERCENT: u64 = 100;
+
+/// The hard limit in planned shares (before the cap of 80% of the clock).
+const HARD_SHARES: u64 = 5;
 
 #[cfg(test)]
 mod tests {
