@@ -247,6 +247,13 @@ fn transcripts() -> Vec<PathBuf> {
         .expect("protocol-tests/ exists")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        // `QILIN_TRANSCRIPTS=text` runs only the dialogues whose file names contain it.
+        .filter(|p| {
+            std::env::var("QILIN_TRANSCRIPTS").map_or(true, |only| {
+                p.file_name()
+                    .is_some_and(|name| name.to_string_lossy().contains(only.as_str()))
+            })
+        })
         .collect();
     files.sort();
     files

@@ -28,6 +28,10 @@ pub(crate) type MoveOf<F> = <<F as FrontEnd>::Searcher as Search>::Move;
 
 /// How long a delayed quit waits for a stopped search to hand in its move.
 const QUIT_GRACE: Duration = Duration::from_millis(200);
+/// After the input ended, how long a job with no time limit of its own (a search limited by
+/// depth or nodes, a mate search, perft) may go on before it is stopped and answers with
+/// what it has. Jobs limited by time end by themselves; infinite ones stop at once.
+const END_OF_INPUT_GRACE: Duration = Duration::from_secs(2);
 /// How long the loop sleeps when nothing is due.
 const IDLE: Duration = Duration::from_secs(3600);
 /// How often a job whose watchdog gives up checks its deadline when it has none yet.
@@ -63,7 +67,8 @@ pub(crate) trait FrontEnd: Sized {
         at: Instant,
     ) -> Option<(Self::Command, Instant)>;
 
-    /// Whether the end of input stops this job now (otherwise it runs to its limits).
+    /// Whether the end of input stops this job now. Otherwise it runs to its time limit, or,
+    /// without one, for [`END_OF_INPUT_GRACE`] more at most.
     fn stop_at_end_of_input(job: &Job<Self::Job>) -> bool;
 
     /// Reports one progress report of the running search.
@@ -120,6 +125,14 @@ pub(crate) struct Job<D> {
 }
 
 impl<D> Job<D> {
+    /// When the end of input, which came at `eof`, stops this job: `None` for a job with a
+    /// time limit (it ends by itself) or one already stopping.
+    fn end_of_input_deadline(&self, eof: Option<Instant>) -> Option<Instant> {
+        let eof = eof?;
+        let timed = self.control.hard_ms() != u64::MAX;
+        (!timed && !self.stopping).then(|| eof.max(self.started) + END_OF_INPUT_GRACE)
+    }
+
     /// How long until the watchdog must look at this job.
     fn timeout(&self) -> Duration {
         let hard = self.control.hard_ms();
@@ -160,6 +173,8 @@ pub(crate) struct Core<F: FrontEnd> {
     /// Commands that came while a job ran, with the moments their lines were read.
     queue: VecDeque<(F::Command, Instant)>,
     eof: bool,
+    /// When the input ended.
+    eof_at: Option<Instant>,
     quit: bool,
     /// A quit waits for the stopped search's answer until then at the latest.
     quit_pending: Option<Instant>,
@@ -315,6 +330,7 @@ impl<F: FrontEnd, W: Write + 'static> Session<F, W> {
                 next_job_id: 0,
                 queue: VecDeque::new(),
                 eof: false,
+                eof_at: None,
                 quit: false,
                 quit_pending: None,
             },
@@ -404,6 +420,7 @@ impl<F: FrontEnd, W: Write + 'static> Session<F, W> {
     /// the queue is empty.
     fn on_eof(&mut self) {
         self.core.eof = true;
+        self.core.eof_at = Some(Instant::now());
         self.stop_job_at_end_of_input();
     }
 
@@ -456,7 +473,14 @@ impl<F: FrontEnd, W: Write + 'static> Session<F, W> {
         if let Some(t) = self.core.quit_pending {
             return t.saturating_duration_since(Instant::now());
         }
-        self.core.job.as_ref().map_or(IDLE, Job::timeout)
+        let Some(job) = self.core.job.as_ref() else {
+            return IDLE;
+        };
+        let timeout = job.timeout();
+        match job.end_of_input_deadline(self.core.eof_at) {
+            Some(at) => timeout.min(at.saturating_duration_since(Instant::now())),
+            None => timeout,
+        }
     }
 
     fn on_watchdog(&mut self) {
@@ -466,6 +490,12 @@ impl<F: FrontEnd, W: Write + 'static> Session<F, W> {
         let Some(job) = self.core.job.as_mut() else {
             return;
         };
+        if job
+            .end_of_input_deadline(self.core.eof_at)
+            .is_some_and(|at| Instant::now() >= at)
+        {
+            return self.core.stop_job();
+        }
         let hard = job.control.hard_ms();
         match job.watchdog {
             Watchdog::Off => {}
