@@ -5,5 +5,6 @@ pub mod cli;
 pub mod engine;
 pub mod gomoku;
 pub mod protocol;
+pub mod quote;
 pub mod tournament;
 pub mod xiangqi;

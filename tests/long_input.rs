@@ -53,3 +53,69 @@ fn a_position_with_200000_plies_is_taken_at_once() {
     let _ = writeln!(stdin, "quit");
     let _ = child.wait();
 }
+
+/// Sends `input` to a fresh engine, closes its input and returns what it printed.
+fn dialogue(input: &[u8]) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qilin"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start qilin");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let lines: Vec<String> = BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+            .collect();
+        let _ = tx.send(lines);
+    });
+    stdin.write_all(input).expect("write");
+    drop(stdin);
+    let lines = rx.recv_timeout(Duration::from_secs(10));
+    let _ = child.kill();
+    let _ = child.wait();
+    lines.expect("the engine answered and exited within 10 s")
+}
+
+/// A megabyte of garbage with control characters in one line, in each protocol.
+fn hostile_line() -> Vec<u8> {
+    let mut line = b"xyzzy\x1b[2J\x07".to_vec();
+    line.extend(std::iter::repeat_n(b'A', 1 << 20));
+    line.push(b'\n');
+    line
+}
+
+#[test]
+fn an_unknown_megabyte_line_is_answered_in_one_short_escaped_line() {
+    for (hello, ready, answer) in [
+        ("uci\n", "isready\n", "readyok"),
+        ("ucci\n", "isready\n", "readyok"),
+        ("START 15\n", "ABOUT\n", "name=\"Qilin\"*"),
+    ] {
+        let mut input = hello.as_bytes().to_vec();
+        input.extend(hostile_line());
+        input.extend(ready.as_bytes());
+        let lines = dialogue(&input);
+        let complaint = lines
+            .iter()
+            .find(|l| l.contains("xyzzy"))
+            .unwrap_or_else(|| panic!("{hello}: no answer to the bad line: {lines:?}"));
+        assert!(complaint.len() < 200, "{hello}: {} bytes", complaint.len());
+        assert!(
+            complaint.contains("\\u{1b}[2J\\u{7}")
+                && complaint.contains(&format!("({} bytes)", hostile_line().len() - 1)),
+            "{hello}: {complaint}"
+        );
+        assert!(
+            lines.iter().all(|l| !l.chars().any(char::is_control)),
+            "{hello}: a control character reached the output"
+        );
+        let wanted = answer.trim_end_matches('*');
+        assert!(
+            lines.iter().any(|l| l.starts_with(wanted)),
+            "{hello}: the engine stopped answering: {lines:?}"
+        );
+    }
+}

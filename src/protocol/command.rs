@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+pub use crate::quote::{Quoted, Shown};
+
 use super::piskvork::GomokuCommand;
 use crate::xiangqi::Move;
 
@@ -274,46 +276,51 @@ pub enum ParseError {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Quoted as Q;
         match self {
-            ParseError::UnknownCommand(w) => write!(f, "unknown command '{w}'"),
-            ParseError::MissingValue(k) => write!(f, "'{k}' needs a value"),
+            ParseError::UnknownCommand(w) => write!(f, "unknown command {}", Q(w)),
+            ParseError::MissingValue(k) => write!(f, "{} needs a value", Q(k)),
             ParseError::NotANumber { keyword, found } => {
-                write!(f, "'{keyword}' needs a number, found '{found}'")
+                write!(f, "{} needs a number, found {}", Q(keyword), Q(found))
             }
             ParseError::Negative { keyword, found } => {
-                write!(f, "'{keyword}' cannot be negative, found '{found}'")
+                write!(f, "{} cannot be negative, found {}", Q(keyword), Q(found))
             }
             ParseError::TooLarge { keyword, found } => {
-                write!(f, "'{keyword}' value '{found}' is too large")
+                write!(f, "{} value {} is too large", Q(keyword), Q(found))
             }
             ParseError::BadMove(m) => {
                 write!(
                     f,
-                    "'{m}' is not a move (expected e.g. h2e2, files a-i, ranks 0-9)"
+                    "{} is not a move (expected e.g. h2e2, files a-i, ranks 0-9)",
+                    Q(m)
                 )
             }
             ParseError::MissingPositionBase => write!(f, "expected 'startpos' or 'fen <FEN>'"),
             ParseError::EmptyFen => write!(f, "'fen' needs a FEN string"),
             ParseError::Unexpected { command, found } => {
-                write!(f, "unexpected '{found}' in '{command}'")
+                write!(f, "unexpected {} in {}", Q(found), Q(command))
             }
             ParseError::Conflict(what) => write!(f, "{what}"),
             ParseError::MissingOptionName => write!(f, "'setoption' needs an option name"),
-            ParseError::UnknownOption(n) => write!(f, "unknown option '{n}'"),
+            ParseError::UnknownOption(n) => write!(f, "unknown option {}", Q(n)),
             ParseError::BadOptionValue {
                 name,
                 value,
                 expected,
             } => write!(
                 f,
-                "option '{name}': bad value '{value}', expected {expected}"
+                "option {}: bad value {}, expected {expected}",
+                Q(name),
+                Q(value)
             ),
             ParseError::BadPoint(text) => {
-                write!(f, "'{text}' is not a point (expected x,y)")
+                write!(f, "{} is not a point (expected x,y)", Q(text))
             }
             ParseError::NoProtocol(w) => write!(
                 f,
-                "unknown command '{w}': say 'ucci' or 'uci' first to choose a protocol"
+                "unknown command {}: say 'ucci' or 'uci' first to choose a protocol",
+                Q(w)
             ),
         }
     }

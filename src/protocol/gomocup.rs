@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::Receiver;
 
-use super::command::{Command, ParseError};
+use super::command::{Command, ParseError, Quoted, Shown};
 use super::core::{Core, FrontEnd, Job, Session, StartError, Watchdog};
 use super::piskvork::{BlockKind, BlockStone, GomokuCommand, about_line, forbid_line};
 use super::{ENGINE_VERSION, Input};
@@ -619,7 +619,7 @@ where
 
     fn set_info(&mut self, core: &mut Core<Self>, key: &str, value: &str) {
         let number = || value.trim().parse::<i64>().ok();
-        let bad = || format!("INFO {key}: bad value '{value}' ignored");
+        let bad = || format!("INFO {}: bad value {} ignored", Shown(key), Quoted(value));
         match key {
             "timeout_turn" => match number() {
                 Some(n) if n >= 0 => self.settings.timeout_turn_ms = n as u64,

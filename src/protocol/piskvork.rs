@@ -148,7 +148,7 @@ fn stone(input: &str) -> Result<BlockStone, ParseError> {
             y,
             field: field.unwrap_or(0) as u8,
         }),
-        _ => Err(ParseError::BadPoint(shorten(input))),
+        _ => Err(ParseError::BadPoint(input.to_string())),
     }
 }
 
@@ -156,17 +156,8 @@ fn stone(input: &str) -> Result<BlockStone, ParseError> {
 fn whole_point(text: &str) -> Result<(usize, usize), ParseError> {
     match all_consuming(point).parse(text) {
         Ok((_, p)) => Ok(p),
-        Err(_) => Err(ParseError::BadPoint(shorten(text))),
+        Err(_) => Err(ParseError::BadPoint(text.to_string())),
     }
-}
-
-/// At most 40 characters of `text`, for error messages.
-fn shorten(text: &str) -> String {
-    let mut out: String = text.chars().take(40).collect();
-    if text.chars().count() > 40 {
-        out.push_str("...");
-    }
-    out
 }
 
 /// An open block: what it is, the stones so far, the first malformed line.
@@ -292,7 +283,7 @@ impl PiskvorkReader {
             "YXSHOWFORBID" => GomokuCommand::YxShowForbid,
             "YXSHOWINFO" => GomokuCommand::YxShowInfo,
             "YXHASHCLEAR" => GomokuCommand::YxHashClear,
-            _ => return Err(ParseError::UnknownCommand(shorten(word))),
+            _ => return Err(ParseError::UnknownCommand(word.to_string())),
         };
         Ok(Some(Command::Gomoku(command)))
     }
@@ -305,7 +296,7 @@ fn square_size(text: &str) -> Result<usize, ParseError> {
         Err(_) if text.is_empty() => Err(ParseError::MissingValue("START")),
         Err(_) => Err(ParseError::NotANumber {
             keyword: "START",
-            found: shorten(text),
+            found: text.to_string(),
         }),
     }
 }

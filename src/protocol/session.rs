@@ -11,6 +11,7 @@ use std::time::Instant;
 
 use super::command::{
     ClockSpec, Command, GoCmd, OptionSetting, ParseError, PositionBase, PositionCmd, Protocol,
+    Quoted,
 };
 use super::core::{Core, FrontEnd, Job, Session, StartError, Watchdog};
 use super::{DEFAULT_HASH_MB, Input, Options, SearchParams, Searcher, ucci, uci};
@@ -84,7 +85,8 @@ impl FrontEnd for Xiangqi {
     fn info(&mut self, core: &mut Core<Self>, info: &SearchInfo<Move>) {
         match self.protocol {
             Some(Protocol::Ucci) => {
-                if info.multipv <= 1 {
+                // UCCI has no words for a bound or a second line.
+                if info.multipv <= 1 && info.bound == crate::engine::Bound::Exact {
                     for line in ucci::info(info) {
                         core.emit(&line);
                     }
@@ -270,7 +272,7 @@ impl Xiangqi {
                 };
                 message(
                     core,
-                    &format!("this session speaks {}; '{word}' ignored", p.name()),
+                    &format!("this session speaks {}; {} ignored", p.name(), Quoted(word)),
                 );
             }
             None => {}
@@ -330,14 +332,17 @@ impl Xiangqi {
                 if !v.eq_ignore_ascii_case("xiangqi") {
                     message(
                         core,
-                        &format!("UCI_Variant '{v}' ignored: Qilin plays xiangqi only"),
+                        &format!(
+                            "UCI_Variant {} ignored: Qilin plays xiangqi only",
+                            Quoted(&v)
+                        ),
                     );
                 }
             }
             OptionSetting::Ignored(name) => {
                 message(
                     core,
-                    &format!("option '{name}' is not used by Qilin; ignored"),
+                    &format!("option {} is not used by Qilin; ignored", Quoted(&name)),
                 );
             }
         }
@@ -594,7 +599,7 @@ fn build_game(cmd: &PositionCmd) -> Result<Game, String> {
     let pos = match &cmd.base {
         PositionBase::Startpos => Position::startpos(),
         PositionBase::Fen(fen) => {
-            Position::from_fen(fen).map_err(|e| format!("bad FEN '{fen}': {e}"))?
+            Position::from_fen(fen).map_err(|e| format!("bad FEN {}: {e}", Quoted(fen)))?
         }
     };
     let mut game = Game::new(pos);

@@ -8,6 +8,7 @@ use std::fmt;
 
 use super::position::Position;
 use super::types::{Color, FILES, Piece, PieceKind, RANKS, Square};
+use crate::quote::Quoted;
 
 /// The standard start position.
 pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
@@ -91,13 +92,14 @@ impl fmt::Display for FenError {
                 write!(f, "FEN rank {rank} describes {points} points, expected 9")
             }
             FenError::InvalidPieceChar { found } => {
-                write!(f, "invalid piece character '{found}' in FEN")
+                write!(f, "invalid piece character {found:?} in FEN")
             }
             FenError::MissingSideToMove => write!(f, "FEN has no side to move"),
             FenError::InvalidSideToMove { found } => {
                 write!(
                     f,
-                    "invalid side to move '{found}' in FEN (expected w, r or b)"
+                    "invalid side to move {} in FEN (expected w, r or b)",
+                    Quoted(found)
                 )
             }
             FenError::MissingKing { color } => write!(f, "{} has no king", color.name()),
@@ -112,10 +114,10 @@ impl fmt::Display for FenError {
                 write!(f, "the side not to move is in check")
             }
             FenError::InvalidHalfmoveClock { found } => {
-                write!(f, "invalid half-move clock '{found}' in FEN")
+                write!(f, "invalid half-move clock {} in FEN", Quoted(found))
             }
             FenError::InvalidFullmoveNumber { found } => {
-                write!(f, "invalid full-move number '{found}' in FEN")
+                write!(f, "invalid full-move number {} in FEN", Quoted(found))
             }
             FenError::TooManyFields => write!(f, "FEN has too many fields"),
         }
