@@ -38,7 +38,8 @@ impl Score {
     }
 }
 
-/// Whether a reported score is exact or only a bound (an aspiration-window fail).
+/// Whether a reported score is exact or only a bound (a root window that failed high or low
+/// in a long search; the search goes on with a wider window).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
     /// The true score.

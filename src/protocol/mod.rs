@@ -28,8 +28,7 @@ use crossbeam_channel::Sender;
 
 pub use command::{Command, ParseError, Protocol};
 
-// TEMPORARY: the protocol layer drives this stand-in until the real search lands in
-// `crate::xiangqi::search`; swapping it is this one line.
+/// The Xiangqi searcher the UCI and UCCI sessions drive.
 pub use crate::xiangqi::search::{HashProbe, SearchParams, Searcher};
 
 /// The search thread drives the searcher through the engine layer's game-agnostic trait.

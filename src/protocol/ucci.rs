@@ -272,7 +272,8 @@ pub fn bestmove(outcome: &SearchOutcome<Move>, draw_offered: bool) -> String {
     line
 }
 
-/// `pophash [bestmove m] [lowerbound v depth d] [upperbound v depth d]`.
+/// `pophash [bestmove m] [lowerbound v depth d] [upperbound v depth d]`, scores on the
+/// scale of `info` (see [`score`]).
 pub fn pophash(probe: Option<&crate::protocol::HashProbe>) -> String {
     let mut line = String::from("pophash");
     if let Some(p) = probe {
@@ -280,10 +281,10 @@ pub fn pophash(probe: Option<&crate::protocol::HashProbe>) -> String {
             let _ = write!(line, " bestmove {m}");
         }
         if let Some((v, d)) = p.lower {
-            let _ = write!(line, " lowerbound {v} depth {d}");
+            let _ = write!(line, " lowerbound {} depth {d}", score(v));
         }
         if let Some((v, d)) = p.upper {
-            let _ = write!(line, " upperbound {v} depth {d}");
+            let _ = write!(line, " upperbound {} depth {d}", score(v));
         }
     }
     line

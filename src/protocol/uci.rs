@@ -379,5 +379,10 @@ mod tests {
             info(&i),
             "info depth 3 seldepth 7 multipv 1 score cp 12 nodes 2000 nps 200000 hashfull 1 time 10 pv h2e2"
         );
+        let failed_low = SearchInfo {
+            bound: Bound::Upper,
+            ..i.clone()
+        };
+        assert!(info(&failed_low).contains("score cp 12 upperbound nodes"));
     }
 }

@@ -58,9 +58,9 @@ pub struct HashProbe {
     /// The stored best move, if it is legal here.
     pub best: Option<Move>,
     /// `(score, depth)` when the stored score is a lower bound (or exact).
-    pub lower: Option<(i32, u32)>,
+    pub lower: Option<(Score, u32)>,
     /// `(score, depth)` when the stored score is an upper bound (or exact).
-    pub upper: Option<(i32, u32)>,
+    pub upper: Option<(Score, u32)>,
 }
 
 /// Data every search thread shares.
@@ -124,11 +124,8 @@ impl Searcher {
     pub fn probe(&self, pos: &Position) -> Option<HashProbe> {
         let data = self.tt.probe(pos.key())?;
         let best = Move::from_bits(data.move_bits).filter(|&m| pos.is_legal(m));
-        let score = data.score as i32;
-        let reported = match report_score(score) {
-            Score::Cp(cp) => cp,
-            Score::MatePlies(_) => score,
-        };
+        // Probed at the root (ply 0), so the stored mate distance needs no adjustment.
+        let reported = report_score(data.score as i32);
         let depth = data.depth.max(0) as u32;
         let lower =
             matches!(data.bound, TtBound::Lower | TtBound::Exact).then_some((reported, depth));

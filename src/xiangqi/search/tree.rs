@@ -106,6 +106,10 @@ const TIME_SCALE: TimeScale = TimeScale {
     normal: 100,
 };
 
+/// After this long a search reports the bound of a failed aspiration window (before, such
+/// reports would only flood the GUI).
+const BOUND_REPORT_AFTER_MS: u64 = 3000;
+
 /// Whether `color` keeps enough pieces for null-move pruning to be safe from zugzwang.
 fn null_move_allowed(pos: &Position, color: Color) -> bool {
     let chariots = pos.pieces(color, PieceKind::Chariot).count_ones();
@@ -300,8 +304,32 @@ impl<'a> Worker<'a> {
                         break;
                     }
                     self.root_moves[pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                    let failed_high = v >= window.beta;
                     if window.settle(v) {
                         break;
+                    }
+                    // A long search whose window failed tells the GUI the bound it has
+                    // while the window widens.
+                    if let Some(report) = report.as_mut()
+                        && control.elapsed_ms() >= BOUND_REPORT_AFTER_MS
+                    {
+                        self.flush_nodes();
+                        let rm = &self.root_moves[pv_index];
+                        report(info_line(
+                            search_depth as u32,
+                            (self.seldepth as u32).max(search_depth as u32),
+                            pv_index as u32 + 1,
+                            v,
+                            if failed_high {
+                                Bound::Lower
+                            } else {
+                                Bound::Upper
+                            },
+                            self.total_nodes(),
+                            control,
+                            self.sh.tt.hashfull(),
+                            rm.pv.clone(),
+                        ));
                     }
                 }
                 if self.counter.stopped {
