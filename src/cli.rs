@@ -196,11 +196,11 @@ fn xiangqi_referee_command(args: &[String]) -> i32 {
     match args.first().map(String::as_str) {
         Some("xiangqi") => {}
         Some(other) => {
-            println!("error: unknown game '{other}' ({REFEREE_USAGE})");
+            eprintln!("error: unknown game '{other}' ({REFEREE_USAGE})");
             return 2;
         }
         None => {
-            println!("error: missing game ({REFEREE_USAGE})");
+            eprintln!("error: missing game ({REFEREE_USAGE})");
             return 2;
         }
     }
@@ -225,12 +225,12 @@ fn xiangqi_referee_command(args: &[String]) -> i32 {
             ("--no-capture-limit", Some(v)) => match v.parse::<u32>() {
                 Ok(n) => limit = Some(n),
                 Err(_) => {
-                    println!("error: --no-capture-limit needs a number of plies, got '{v}'");
+                    eprintln!("error: --no-capture-limit needs a number of plies, got '{v}'");
                     return 2;
                 }
             },
             (flag, _) => {
-                println!("error: unexpected argument '{flag}' ({REFEREE_USAGE})");
+                eprintln!("error: unexpected argument '{flag}' ({REFEREE_USAGE})");
                 return 2;
             }
         }
@@ -241,7 +241,7 @@ fn xiangqi_referee_command(args: &[String]) -> i32 {
         Some(f) => match Position::from_fen(&f) {
             Ok(p) => p,
             Err(e) => {
-                println!("error: {e}");
+                eprintln!("error: {e}");
                 return 2;
             }
         },
@@ -262,7 +262,7 @@ fn xiangqi_referee_command(args: &[String]) -> i32 {
             break;
         }
         if game.play_str(text).is_err() {
-            println!("error: illegal move {text} at ply {}", i + 1);
+            eprintln!("error: illegal move {text} at ply {}", i + 1);
             return 2;
         }
         verdict = game.verdict();

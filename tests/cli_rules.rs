@@ -131,27 +131,41 @@ fn referee_verdicts() {
     );
 }
 
+/// The referee's error: exit status 2, nothing on stdout, the reason on stderr.
+fn referee_error(args: &[&str]) -> String {
+    let mut full = vec!["referee", "xiangqi"];
+    full.extend_from_slice(args);
+    let (code, out, err) = qilin(&full);
+    assert_eq!(code, 2, "{args:?}");
+    assert_eq!(out, "", "{args:?}: errors go to stderr");
+    err.trim_end().to_string()
+}
+
 #[test]
-fn referee_errors_exit_2() {
+fn referee_errors_exit_2_on_stderr() {
     assert_eq!(
-        referee(&["--moves", "h2e2 h9g7 h2h3"]),
-        (2, "error: illegal move h2h3 at ply 3".into())
+        referee_error(&["--moves", "h2e2 h9g7 h2h3"]),
+        "error: illegal move h2h3 at ply 3"
     );
     assert_eq!(
-        referee(&["--moves", "h2e2 zz"]),
-        (2, "error: illegal move zz at ply 2".into())
+        referee_error(&["--moves", "h2e2 zz"]),
+        "error: illegal move zz at ply 2"
     );
     assert_eq!(
-        referee(&["--fen", "rnbakabnr/9/1c5c1 w"]),
-        (2, "error: FEN has 3 ranks, expected 10".into())
+        referee_error(&["--fen", "rnbakabnr/9/1c5c1 w"]),
+        "error: FEN has 3 ranks, expected 10"
     );
     assert_eq!(
-        referee(&["--fen", "4k4/9/9/9/9/9/9/9/9/4K4 w"]),
-        (2, "error: the kings face each other".into())
+        referee_error(&["--fen", "4k4/9/9/9/9/9/9/9/9/4K4 w"]),
+        "error: the kings face each other"
     );
-    assert_eq!(referee(&["--bogus"]).0, 2);
-    assert_eq!(qilin(&["referee"]).0, 2);
-    assert_eq!(qilin(&["referee", "chess"]).0, 2);
+    assert!(referee_error(&["--bogus"]).starts_with("error: unexpected argument"));
+    assert!(referee_error(&["--no-capture-limit", "x"]).starts_with("error: --no-capture"));
+    for args in [&["referee"][..], &["referee", "chess"]] {
+        let (code, out, err) = qilin(args);
+        assert_eq!((code, out.as_str()), (2, ""), "{args:?}");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+    }
 }
 
 #[test]

@@ -464,25 +464,27 @@ fn sprt_stops_a_decided_match() {
 }
 
 #[test]
-fn engine_that_cannot_start_loses_every_game() {
+fn an_engine_that_never_starts_stops_the_match_at_once() {
     let dir = scratch("nostart");
     let results = dir.join("results.jsonl");
     let mut args = test_engine("good", "--seed 1", "");
     args.extend(words("--engine name=missing cmd=/nonexistent/engine"));
     args.extend(words(&format!(
-        "--movetime 100 --games 2 --results {}",
+        "--movetime 100 --games 20 --results {}",
         results.display()
     )));
+    let started = std::time::Instant::now();
     let output = run_match(&args);
-    assert!(output.status.success());
-    for record in read_results(&results) {
-        assert_eq!(field(&record, "reason"), "start-failure");
-        let missing_red = field(&record, "red") == "missing";
-        assert_eq!(
-            field(&record, "result"),
-            if missing_red { "0-1" } else { "1-0" }
-        );
-    }
+    // It used to play out all 20 games as forfeits and exit 0.
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("engine 'missing' could not be started")
+            && stderr.contains("/nonexistent/engine"),
+        "{stderr}"
+    );
+    assert!(read_results(&results).is_empty());
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
 }
 
 #[test]

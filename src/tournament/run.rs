@@ -41,6 +41,10 @@ struct Shared<'a> {
     setup: MatchSetup,
     rules: GameRules,
     detected: Vec<Mutex<Option<Protocol>>>,
+    /// Per engine: a process of it has started (and passed its handshake) in this match.
+    started: Vec<AtomicBool>,
+    /// Why the match was given up: an engine that never started once.
+    fatal: Mutex<Option<String>>,
     stop: AtomicBool,
 }
 
@@ -105,6 +109,7 @@ fn ensure_player(
     }
     let detected = &shared.detected[engine];
     *slot = Some(Player::start(spec, &shared.setup, detected)?);
+    shared.started[engine].store(true, Ordering::Relaxed);
     Ok(())
 }
 
@@ -129,8 +134,23 @@ fn play_job(
             &config.engines[engine],
             shared,
             engine,
-        ) && start_failure.is_none()
-        {
+        ) {
+            // An engine that never started in this match will not start for the next game
+            // either: give the match up instead of scoring every game as a forfeit.
+            if !shared.started[engine].load(Ordering::Relaxed) {
+                let mut fatal = shared.fatal.lock().unwrap_or_else(|e| e.into_inner());
+                fatal.get_or_insert_with(|| {
+                    format!(
+                        "engine '{}' could not be started: {}",
+                        config.engines[engine].name, failure.detail
+                    )
+                });
+                shared.stop.store(true, Ordering::Relaxed);
+                return None;
+            }
+            if start_failure.is_some() {
+                continue;
+            }
             start_failure = Some(GameEnd {
                 result: GameResult::Win(1 - seat),
                 reason: failure.kind.reason().to_string(),
@@ -359,6 +379,12 @@ pub fn run_match(config: &MatchConfig) -> Result<i32, SetupError> {
             draw: config.draw,
         },
         detected: config.engines.iter().map(|_| Mutex::new(None)).collect(),
+        started: config
+            .engines
+            .iter()
+            .map(|_| AtomicBool::new(false))
+            .collect(),
+        fatal: Mutex::new(None),
         stop: AtomicBool::new(false),
     };
     let (job_sender, job_receiver) = unbounded();
@@ -405,6 +431,14 @@ pub fn run_match(config: &MatchConfig) -> Result<i32, SetupError> {
     });
     if interactive {
         eprintln!();
+    }
+    let fatal = shared
+        .fatal
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take();
+    if let Some(why) = fatal {
+        return Err(SetupError(why));
     }
     if let Some((pair, decision)) = decided {
         eprintln!(
