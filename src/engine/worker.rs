@@ -54,6 +54,16 @@ pub fn spawn_search<S: Search>(
     })
 }
 
+/// The environment variable that injects faults for tests of the recovery paths: with the
+/// value `search-panic`, every search panics as it starts (the session must answer with a
+/// legal move and go on).
+pub const FAULT_VARIABLE: &str = "QILIN_FAULT";
+
+/// True when [`FAULT_VARIABLE`] asks searches to panic.
+fn search_panic_injected() -> bool {
+    std::env::var_os(FAULT_VARIABLE).is_some_and(|v| v == "search-panic")
+}
+
 /// Like [`spawn_search`], but hands every event to `send` (for example to tag it with the
 /// id of the job it belongs to before it goes on a channel shared by several searches).
 pub fn spawn_search_with<S, F>(
@@ -71,6 +81,9 @@ where
         .name("search".into())
         .spawn(move || {
             let result = catch_unwind(AssertUnwindSafe(|| {
+                if search_panic_injected() {
+                    panic!("fault injected by {FAULT_VARIABLE}");
+                }
                 let mut report = |info: SearchInfo<S::Move>| send(SearchEvent::Info(info));
                 let outcome = searcher.run(&game, &params, &control, &mut report);
                 control.wait_for_release();
