@@ -84,3 +84,49 @@ fn gomoku_hash_size_too_large_is_refused() {
         "{out}"
     );
 }
+
+/// The engine's peak resident memory in KB (VmHWM, Linux) after `input`, read while the
+/// process still runs; `ready` is a line the input's last command answers.
+fn peak_resident_kb(input: &str, ready: &str) -> u64 {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qilin"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start qilin");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input.as_bytes()).expect("write input");
+    let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    for line in stdout.lines().map_while(Result::ok) {
+        if line.starts_with(ready) {
+            break;
+        }
+    }
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id()))
+        .expect("/proc/<pid>/status (Linux)");
+    let _ = child.kill();
+    let _ = child.wait();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM line")
+}
+
+#[test]
+fn a_new_game_does_not_make_an_unused_table_resident() {
+    // Gomoku: START before `INFO max_memory` (as managers send them) used to zero the
+    // default 128 MB table, so the process peaked at 137 MB under a 64 MB limit.
+    let peak = peak_resident_kb(
+        "START 15\nINFO max_memory 67108864\nINFO timeout_turn 50\nBEGIN\n",
+        "7,7",
+    );
+    assert!(peak < 48 << 10, "Gomoku peak {peak} KB");
+    // UCI: `ucinewgame` after a 256 MB Hash zeroed all of it before any search.
+    let peak = peak_resident_kb(
+        "uci\nsetoption name Hash value 256\nucinewgame\nisready\n",
+        "readyok",
+    );
+    assert!(peak < 64 << 10, "UCI peak {peak} KB");
+}

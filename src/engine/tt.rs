@@ -6,7 +6,7 @@
 //! no data race. Entries are grouped in buckets of four; a store replaces the same key or the
 //! least valuable entry of the bucket (shallow and old first).
 
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
 /// What a stored score means relative to the true score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,6 +84,8 @@ pub struct TranspositionTable {
     entries: Vec<Entry>,
     buckets: usize,
     age: AtomicU8,
+    /// Something was stored since the table was made or cleared (else it is all zeros).
+    written: AtomicBool,
 }
 
 /// A table of the size asked for could not be allocated.
@@ -123,6 +125,7 @@ impl TranspositionTable {
             entries,
             buckets,
             age: AtomicU8::new(0),
+            written: AtomicBool::new(false),
         }
     }
 
@@ -147,9 +150,15 @@ impl TranspositionTable {
 
     /// Empties every entry.
     pub fn clear(&mut self) {
-        for e in &mut self.entries {
-            *e.check.get_mut() = 0;
-            *e.data.get_mut() = 0;
+        // A table nothing was stored in is still all zeros, and its pages are still untouched
+        // (no resident memory): writing zeros over it would make all of it resident at once,
+        // say for a new game before the manager's memory limit shrinks the table.
+        if *self.written.get_mut() {
+            for e in &mut self.entries {
+                *e.check.get_mut() = 0;
+                *e.data.get_mut() = 0;
+            }
+            *self.written.get_mut() = false;
         }
         *self.age.get_mut() = 0;
     }
@@ -188,6 +197,10 @@ impl TranspositionTable {
     /// Stores `data` for `key`. An existing entry of the same key keeps its move when the new
     /// data has none, and is kept when it is deeper and exact-or-equal information would be lost.
     pub fn store(&self, key: u64, mut data: TtData) {
+        // Read on every store, written once: the line stays shared between threads.
+        if !self.written.load(Ordering::Relaxed) {
+            self.written.store(true, Ordering::Relaxed);
+        }
         let age = self.age.load(Ordering::Relaxed);
         let bucket = self.bucket(key);
         let mut victim = 0;
@@ -281,6 +294,21 @@ mod tests {
         tt.store(0xdead_beef_0000_1111, d);
         assert_eq!(tt.probe(0xdead_beef_0000_1111), Some(d));
         assert_eq!(tt.probe(0xdead_beef_0000_1112), None);
+    }
+
+    #[test]
+    fn clear_forgets_what_was_stored_and_a_cleared_table_stays_clear() {
+        let mut tt = TranspositionTable::new(1);
+        tt.clear();
+        assert_eq!(tt.probe(42), None);
+        tt.store(42, data(77, 10, 5, TtBound::Exact));
+        tt.clear();
+        assert_eq!(tt.probe(42), None);
+        tt.store(43, data(78, 11, 5, TtBound::Lower));
+        tt.clear();
+        tt.clear();
+        assert_eq!(tt.probe(43), None);
+        assert_eq!(tt.hashfull(), 0);
     }
 
     #[test]
