@@ -3,6 +3,7 @@
 
 pub mod cli;
 pub mod engine;
+pub mod fuzzing;
 pub mod gomoku;
 pub mod protocol;
 pub mod quote;

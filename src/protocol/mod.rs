@@ -21,7 +21,7 @@ mod session;
 pub mod ucci;
 pub mod uci;
 
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, Read, Write};
 use std::time::Instant;
 
 use crossbeam_channel::Sender;
@@ -205,22 +205,29 @@ fn read_lines(mut input: impl BufRead, tx: Sender<Input>) {
 /// Runs the protocol loop on stdin/stdout until `quit` (or end of input). Returns the process
 /// exit code.
 pub fn run_stdio() -> i32 {
+    run_session(io::stdin(), io::stdout())
+}
+
+/// Runs one session that reads `input` and writes to `output` until `quit` or the end of
+/// input, the first command choosing the protocol: what `qilin` does on stdin/stdout, and
+/// what the engine-loop fuzz target drives in-process. Returns the exit code.
+pub fn run_session(input: impl Read + Send + 'static, output: impl Write + 'static) -> i32 {
     let (tx, rx) = crossbeam_channel::unbounded();
     let reader = std::thread::Builder::new()
         .name("qilin-reader".into())
-        .spawn(move || read_lines(io::stdin().lock(), tx));
+        .spawn(move || read_lines(io::BufReader::new(input), tx));
     if let Err(e) = reader {
         eprintln!("qilin: cannot start the input thread: {e}");
         return 1;
     }
     // The first input says which protocol, hence which game, the session is for. The
-    // reader thread stays blocked on stdin when we quit; the process exit ends it.
+    // reader thread stays blocked on its input when we quit; the process exit ends it.
     let first = rx.recv().unwrap_or(Input::Eof);
     match first {
         Input::Detected(Protocol::Piskvork) => {
-            gomocup::GomokuSession::<_, gomocup::DefaultSearcher>::new(rx, io::stdout()).run()
+            gomocup::GomokuSession::<_, gomocup::DefaultSearcher>::new(rx, output).run()
         }
-        first => session::XiangqiSession::new(rx, io::stdout()).run_from(first),
+        first => session::XiangqiSession::new(rx, output).run_from(first),
     }
 }
 

@@ -1,0 +1,5 @@
+//! The UCI line parser: any line parses to a command or a typed error, never a panic, and
+//! the error's text is one short line.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| qilin::fuzzing::uci_line(data));
