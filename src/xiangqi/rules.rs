@@ -149,14 +149,18 @@ fn blame(them: bool, us: bool, reason: Reason) -> CycleVerdict {
 }
 
 /// Judges, for a search, a repetition of the current position `len` plies back (`len` even,
-/// at least 4, within the moves made on `pos`). The last `len` (and, when known, one more)
-/// plies are taken back and replayed to find checks and chases; `pos` ends as it started.
-pub fn judge_cycle(pos: &mut Position, len: usize) -> CycleVerdict {
+/// at least 4, within the moves made on `pos`). The last `len` plies, and one more when
+/// `ply_before` says the move made on `pos` before the cycle really led into it, are taken
+/// back and replayed to find checks and chases; `pos` ends as it started. A search passes
+/// `ply_before = false` when a null move (never recorded on `pos`) came just before the
+/// cycle: the move `pos` has before it was made by the other side, and replaying it would
+/// move the wrong colour's piece.
+pub fn judge_cycle(pos: &mut Position, len: usize, ply_before: bool) -> CycleVerdict {
     let made = pos.plies_made();
     if len < 4 || len > made || pos.key_back(len) != Some(pos.key()) {
         return CycleVerdict::Draw;
     }
-    let span = (len + 1).min(made);
+    let span = (len + usize::from(ply_before)).min(made);
     let mut moves = Vec::with_capacity(span);
     for _ in 0..span {
         if let Some(mv) = pos.last_move() {

@@ -262,7 +262,9 @@ impl<'a> Worker<'a> {
                     first_cycle
                 };
                 if cycle > 0 {
-                    return Some(match judge_cycle(&mut self.pos, cycle) {
+                    // The move before the cycle is replayed too, unless it was a null move.
+                    let ply_before = !self.nulls[n - cycle];
+                    return Some(match judge_cycle(&mut self.pos, cycle, ply_before) {
                         CycleVerdict::Draw => 0,
                         CycleVerdict::SideToMoveWins(_) => rule_win_in(ply),
                         CycleVerdict::SideToMoveLoses(_) => -rule_win_in(ply),
