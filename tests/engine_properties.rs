@@ -4,86 +4,13 @@
 //! afterwards the engine's position equals the reference replay and `isready` / `ABOUT` still
 //! answer. Seeded, so a failure names the seed that reproduces it.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
-use std::time::Duration;
+mod common;
+
+use common::Engine;
 
 use qilin::xiangqi::{Move, Position};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-
-/// The engine as a child process, spoken to a line at a time.
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    seen: Vec<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_qilin"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start qilin");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-            seen: Vec::new(),
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        self.seen.push(format!(">> {line}"));
-        writeln!(self.stdin, "{line}").expect("write");
-    }
-
-    /// Sends `line` and returns the first answer `wanted` accepts.
-    fn ask(&mut self, line: &str, wanted: impl Fn(&str) -> bool) -> String {
-        self.send(line);
-        self.wait(wanted)
-    }
-
-    fn wait(&mut self, wanted: impl Fn(&str) -> bool) -> String {
-        loop {
-            match self.lines.recv_timeout(Duration::from_secs(10)) {
-                Ok(answer) => {
-                    self.seen.push(answer.clone());
-                    if wanted(&answer) {
-                        return answer;
-                    }
-                }
-                Err(_) => panic!("no answer; the dialogue so far:\n{}", self.tail()),
-            }
-        }
-    }
-
-    fn tail(&self) -> String {
-        let start = self.seen.len().saturating_sub(30);
-        self.seen[start..].join("\n")
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// A random game of up to `plies` plies from the start, as its moves.
 fn random_game(rng: &mut StdRng, plies: usize) -> Vec<Move> {
@@ -122,7 +49,7 @@ fn move_list(moves: &[Move]) -> String {
 /// reference's.
 fn xiangqi_property(hello: &str, seed: u64, steps: usize) {
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut engine = Engine::start();
+    let mut engine = Engine::start_with(&[]);
     engine.ask(hello, |l| l.ends_with("ok"));
     let error_prefix = "info string";
     let mut reference = Position::startpos();
@@ -269,7 +196,7 @@ fn parse_point(line: &str) -> Option<(usize, usize)> {
 /// TAKEBACK answers OK exactly on the reference's stones.
 fn piskvork_property(seed: u64, steps: usize) {
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut engine = Engine::start();
+    let mut engine = Engine::start_with(&[]);
     engine.ask(&format!("START {SIZE}"), |l| l == "OK");
     engine.send("INFO timeout_turn 40");
     let mut board = Board([[0; SIZE]; SIZE]);

@@ -3,84 +3,16 @@
 //! move and a note, replaces its searcher and goes on. The panic is injected with the
 //! `QILIN_FAULT=search-panic` environment variable.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
-use std::time::Duration;
+mod common;
+
+use common::Engine;
 
 use qilin::xiangqi::{Move, Position};
-
-/// An engine whose every search panics.
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    seen: Vec<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_qilin"))
-            .env("QILIN_FAULT", "search-panic")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start qilin");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-            seen: Vec::new(),
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("write");
-    }
-
-    /// Sends `line`, then returns the first output line that `wanted` accepts.
-    fn ask(&mut self, line: &str, wanted: impl Fn(&str) -> bool) -> String {
-        self.send(line);
-        loop {
-            match self.lines.recv_timeout(Duration::from_secs(10)) {
-                Ok(answer) => {
-                    self.seen.push(answer.clone());
-                    if wanted(&answer) {
-                        return answer;
-                    }
-                }
-                Err(_) => panic!("no answer to {line:?}; seen {:?}", self.seen),
-            }
-        }
-    }
-
-    fn notes(&self, prefix: &str) -> usize {
-        self.seen.iter().filter(|l| l.starts_with(prefix)).count()
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 #[test]
 fn uci_and_ucci_answer_a_legal_move_after_a_search_panic_and_go_on() {
     for hello in ["uci", "ucci"] {
-        let mut engine = Engine::start();
+        let mut engine = Engine::start_with(&[("QILIN_FAULT", "search-panic")]);
         engine.ask(hello, |l| l.ends_with("ok"));
         engine.send("position startpos moves h2e2");
         let mut position = Position::startpos();
@@ -103,7 +35,7 @@ fn uci_and_ucci_answer_a_legal_move_after_a_search_panic_and_go_on() {
 
 #[test]
 fn piskvork_answers_a_move_after_a_search_panic_and_goes_on() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start_with(&[("QILIN_FAULT", "search-panic")]);
     engine.ask("START 15", |l| l == "OK");
     let is_move = |l: &str| {
         l.split_once(',').is_some_and(|(x, y)| {
