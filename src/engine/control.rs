@@ -91,7 +91,9 @@ impl SearchControl {
             // turn is not saved for later ones.
             fixed_time: limits.movetime_ms.is_some()
                 || (limits.turn_ms.is_some() && limits.match_left_ms.is_none())
-                || limits.clock.is_some_and(|c| c.movestogo == Some(1)),
+                || limits
+                    .clock
+                    .is_some_and(|c| c.movestogo.is_some_and(|m| m <= 1)),
             origin,
             clock_start_us: AtomicU64::new(0),
             soft_ms,
@@ -439,6 +441,25 @@ mod tests {
         });
         let (soft, hard) = allocate_time(&two);
         assert!(soft < hard, "{soft} {hard}");
+    }
+
+    #[test]
+    fn zero_moves_to_go_is_read_as_one_everywhere() {
+        // The allocator clamps `movestogo 0` to 1; the control block must agree that the
+        // time is then a fixed budget (no early stop on a stable best move).
+        for movestogo in [0, 1] {
+            let limits = Limits {
+                clock: Some(Clock {
+                    time_ms: 100,
+                    inc_ms: 0,
+                    movestogo: Some(movestogo),
+                }),
+                move_overhead_ms: 10,
+                ..Limits::default()
+            };
+            assert_eq!(allocate_time(&limits), (90, 90), "movestogo {movestogo}");
+            assert!(!SearchControl::new(&limits).soft_limit_reached(0));
+        }
     }
 
     #[test]
