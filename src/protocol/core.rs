@@ -172,8 +172,7 @@ pub(crate) struct Core<F: FrontEnd> {
     next_job_id: u64,
     /// Commands that came while a job ran, with the moments their lines were read.
     queue: VecDeque<(F::Command, Instant)>,
-    eof: bool,
-    /// When the input ended.
+    /// When the input ended (`None` while it goes on).
     eof_at: Option<Instant>,
     quit: bool,
     /// A quit waits for the stopped search's answer until then at the latest.
@@ -224,7 +223,7 @@ impl<F: FrontEnd> Core<F> {
 
     /// True once the input has ended.
     pub(crate) fn at_eof(&self) -> bool {
-        self.eof
+        self.eof_at.is_some()
     }
 
     /// Ends the session now.
@@ -329,7 +328,6 @@ impl<F: FrontEnd, W: Write + 'static> Session<F, W> {
                 job: None,
                 next_job_id: 0,
                 queue: VecDeque::new(),
-                eof: false,
                 eof_at: None,
                 quit: false,
                 quit_pending: None,
@@ -362,16 +360,16 @@ impl<F: FrontEnd, W: Write + 'static> Session<F, W> {
                     self.front.idle(&mut self.core, cmd, at);
                     // A job started from the queue after the input ended (say a second
                     // `go infinite`) gets the same end-of-input treatment as a running one.
-                    if self.core.eof {
+                    if self.core.at_eof() {
                         self.stop_job_at_end_of_input();
                     }
                     continue;
                 }
-                if self.core.eof {
+                if self.core.at_eof() {
                     return 0;
                 }
             }
-            let input = if self.core.eof {
+            let input = if self.core.at_eof() {
                 never()
             } else {
                 self.core.input.clone()
@@ -419,7 +417,6 @@ impl<F: FrontEnd, W: Write + 'static> Session<F, W> {
     /// End of input: the running job stops if the front end says so; the session ends once
     /// the queue is empty.
     fn on_eof(&mut self) {
-        self.core.eof = true;
         self.core.eof_at = Some(Instant::now());
         self.stop_job_at_end_of_input();
     }
