@@ -142,7 +142,8 @@ pub struct MatchConfig {
     pub rounds: u32,
     /// Games played at the same time.
     pub concurrency: usize,
-    /// Seed of every random choice.
+    /// Seed of every random choice (the opening order). Giving it also shuffles the openings:
+    /// a seed that changed nothing would only mislead.
     pub seed: u64,
     /// Limits of every move.
     pub time: TimeControl,
@@ -211,7 +212,7 @@ usage: qilin match --engine name=N cmd=PATH [arg=A]... [dir=D] [proto=ucci|uci|p
   time (at least one): [--movetime MS] [--depth N] [--nodes N] [--tc [MOVES/]SECONDS[+INC]]
                        [--turn-time MS] [--match-time MS]
   [--timemargin MS] [--maxwait MS]
-  [--openings FILE] [--repeat N] [--random-openings]
+  [--openings FILE] [--repeat N] [--random-openings]  (--seed N shuffles them too)
   [--maxplies N] [--nocapture PLIES] [--resign SCORE,COUNT] [--draw PLY,SCORE,COUNT]
   [--sprt elo0=E0 elo1=E1 alpha=A beta=B]
   [--results FILE] [--log FILE]   xiangqi: [--pgn FILE]   gomoku: [--sgf FILE] [--psq DIR]
@@ -463,7 +464,10 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, ArgError> {
             "--games" => games = parse_number(&flag, &single()?)?,
             "--rounds" => rounds = parse_number(&flag, &single()?)?,
             "--concurrency" => concurrency = parse_number(&flag, &single()?)?,
-            "--seed" => seed = parse_number(&flag, &single()?)?,
+            "--seed" => {
+                seed = parse_number(&flag, &single()?)?;
+                random_openings = true;
+            }
             "--movetime" => time.movetime_ms = Some(parse_number(&flag, &single()?)?),
             "--depth" => time.depth = Some(parse_number(&flag, &single()?)?),
             "--nodes" => time.nodes = Some(parse_number(&flag, &single()?)?),
@@ -684,6 +688,17 @@ mod tests {
         assert_eq!(config.sprt.map(|s| s.beta), Some(0.1));
         assert_eq!(config.games, 10);
         assert_eq!(config.seed, 7);
+        assert!(config.random_openings, "a seed shuffles the openings");
+    }
+
+    #[test]
+    fn without_a_seed_the_openings_keep_their_order() {
+        let base = "--engine cmd=a --engine cmd=b --movetime 10";
+        let config = parse_args(&strings(base)).unwrap();
+        assert!(!config.random_openings);
+        assert_eq!(config.seed, 1);
+        let config = parse_args(&strings(&format!("{base} --random-openings"))).unwrap();
+        assert!(config.random_openings);
     }
 
     #[test]
