@@ -1,57 +1,33 @@
 //! Long input costs time in proportion to its length (issue 11): a `position` line with
 //! 200,000 plies used to take 16 s or more, as each move copied the whole move history.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use common::Engine;
+
 #[test]
 fn a_position_with_200000_plies_is_taken_at_once() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_qilin"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("start qilin");
+    let mut engine = Engine::start_with(&[]);
     let moves = vec!["b0c2 b9c7 c2b0 c7b9"; 50_000].join(" ");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let stdout = child.stdout.take().expect("stdout");
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    writeln!(stdin, "uci\nposition startpos moves {moves}\nisready\nd").expect("write");
+    engine.send("uci");
+    engine.send(&format!("position startpos moves {moves}"));
+    engine.send("isready");
+    engine.send("d");
     // A generous deadline: the old quadratic replay needed 16 s and more.
     let deadline = Duration::from_secs(5);
-    let mut lines = Vec::new();
-    loop {
-        match rx.recv_timeout(deadline) {
-            Ok(line) => {
-                let done = line.starts_with("FEN: ");
-                lines.push(line);
-                if done {
-                    break;
-                }
-            }
-            Err(_) => {
-                let _ = child.kill();
-                panic!("no answer within {deadline:?}; got {:?}", lines.last());
-            }
-        }
-    }
-    assert!(lines.iter().any(|l| l == "readyok"), "{lines:?}");
+    engine.wait_within(deadline, |l| l == "readyok");
+    let fen = engine.wait_within(deadline, |l| l.starts_with("FEN: "));
     // 200,000 plies of horse moves there and back: the start position again.
-    let fen = lines.last().expect("fen line");
     assert!(
         fen.contains("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"),
         "{fen}"
     );
-    let _ = writeln!(stdin, "quit");
-    let _ = child.wait();
+    engine.send("quit");
 }
 
 /// Sends `input` to a fresh engine, closes its input and returns what it printed.

@@ -1,5 +1,6 @@
 //! A `qilin` process driven a line at a time, for the integration tests that need code rather
 //! than a transcript (`protocol-tests/`).
+#![allow(dead_code)] // each test binary uses only some of the helpers
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -63,8 +64,14 @@ impl Engine {
 
     /// The next output line `wanted` accepts (the test fails after 10 s).
     pub fn wait(&mut self, wanted: impl Fn(&str) -> bool) -> String {
+        self.wait_within(ANSWER_WAIT, wanted)
+    }
+
+    /// The next output line `wanted` accepts; the test fails when no line at all comes for
+    /// `patience`.
+    pub fn wait_within(&mut self, patience: Duration, wanted: impl Fn(&str) -> bool) -> String {
         loop {
-            match self.lines.recv_timeout(ANSWER_WAIT) {
+            match self.lines.recv_timeout(patience) {
                 Ok(answer) => {
                     self.seen.push(answer.clone());
                     if wanted(&answer) {
@@ -83,7 +90,6 @@ impl Engine {
     }
 
     /// How many received lines start with `prefix`.
-    #[allow(dead_code)] // not every test binary counts notes
     pub fn notes(&self, prefix: &str) -> usize {
         self.seen.iter().filter(|l| l.starts_with(prefix)).count()
     }
