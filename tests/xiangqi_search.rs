@@ -2,7 +2,7 @@
 //! generator), tactics, determinism, banned moves, searchmoves, MultiPV, Lazy SMP, and the
 //! no-legal-move answer.
 
-use qilin::engine::{Limits, Score, SearchControl, SearchInfo};
+use qilin::engine::{Bound, Limits, Score, SearchControl, SearchInfo};
 use qilin::xiangqi::movegen::MoveList;
 use qilin::xiangqi::search::{SearchParams, Searcher};
 use qilin::xiangqi::{Game, Move, Position};
@@ -350,4 +350,37 @@ fn searcher_can_move_to_an_engine_thread() {
             .best
     });
     assert!(handle.join().expect("search thread").is_some());
+}
+
+/// A search cut short by its node limit answers with what its last completed iteration
+/// reported, not with the bound of an aspiration window that failed low just before the
+/// limit. The position is from a 100 ms game against ElephantEye in which Qilin resigned
+/// (UCCI `bestmove ... resign`, given for a mate against it) a position its last report
+/// scored -2.70: the cut iteration had failed low with a mate-like bound on the same move.
+/// Node limits 20,000 to 200,000 cut iterations at many points; wherever the best move is
+/// the last report's, the score and the ponder move must be the report's too.
+#[test]
+fn a_search_cut_short_reports_its_last_completed_iteration() {
+    let fen = "6b2/3rk4/4b4/R5p1p/9/P3n1P1P/2p2r3/2n1N3B/4A4/2BAK4 w - - 1 38";
+    for nodes in (20_000..=200_000).step_by(6_000) {
+        let mut searcher = Searcher::new(8, 1);
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let (out, infos) = search_with(fen, limits, &SearchParams::default(), &mut searcher);
+        let last = infos
+            .iter()
+            .rev()
+            .find(|i| i.bound == Bound::Exact)
+            .expect("an iteration completed");
+        if out.best == last.pv.first().copied() {
+            assert_eq!(out.score, last.score, "score at {nodes} nodes");
+            assert_eq!(
+                out.ponder,
+                last.pv.get(1).copied(),
+                "ponder at {nodes} nodes"
+            );
+        }
+    }
 }

@@ -3,7 +3,7 @@
 //! soft time limit scaled by how stable the best move is. A game's root loop calls these
 //! with its own constants.
 
-use super::score::{INFINITE, MATE_BOUND};
+use super::score::{INFINITE, MATE_BOUND, RootMove};
 
 /// The depth a thread searches in iteration `depth`: helpers with an odd id go one ply
 /// deeper (except at the last depth), so the threads spread over the tree.
@@ -135,6 +135,47 @@ impl<M: Copy + PartialEq> Stability<M> {
     }
 }
 
+/// The best root move of the last completed iteration, for the search's outcome.
+///
+/// An iteration cut short by a limit leaves the root moves half updated: the front move may
+/// carry the bound of a failed aspiration window (a fail low can read as a mate against us)
+/// and the line of that failed search. Such a score must not reach `bestmove` (UCCI resigns
+/// on a mate against it). The outcome takes the completed iteration's score and line,
+/// unless the cut iteration proved another move better, inside its window.
+#[derive(Clone, Debug)]
+pub struct LastCompleted<M> {
+    best: Option<RootMove<M>>,
+}
+
+impl<M: Copy + PartialEq> LastCompleted<M> {
+    /// Nothing completed yet.
+    pub fn new() -> LastCompleted<M> {
+        LastCompleted { best: None }
+    }
+
+    /// Remembers the front root move at the end of a completed iteration.
+    pub fn record(&mut self, front: &RootMove<M>) {
+        self.best = Some(front.clone());
+    }
+
+    /// The root move to report, given the root moves' front after the last (perhaps cut)
+    /// iteration: `front` itself when no iteration completed or when it is another move
+    /// than the completed best (a move only moves to the front by beating the window's lower
+    /// edge), else the completed best with its exact score and line.
+    pub fn outcome<'a>(&'a self, front: &'a RootMove<M>) -> &'a RootMove<M> {
+        match &self.best {
+            Some(done) if done.mv == front.mv => done,
+            _ => front,
+        }
+    }
+}
+
+impl<M: Copy + PartialEq> Default for LastCompleted<M> {
+    fn default() -> Self {
+        LastCompleted::new()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,5 +235,26 @@ mod tests {
             s.update(2);
         }
         assert_eq!(s.time_percent(&scale, 5, 6), 70);
+    }
+
+    #[test]
+    fn a_cut_iteration_reports_the_completed_line_unless_another_move_beat_it() {
+        let mut last = LastCompleted::new();
+        let mut front = RootMove::new(7u8);
+        front.score = -30;
+        // Nothing completed: the front is all there is.
+        assert_eq!(last.outcome(&front).score, -30);
+        front.pv = vec![7, 1, 2];
+        last.record(&front);
+        // The next iteration failed low on the same move with a mate-like bound, then was cut.
+        front.score = -MATE_BOUND;
+        front.pv = vec![7, 9];
+        assert_eq!(last.outcome(&front).score, -30);
+        assert_eq!(last.outcome(&front).pv, vec![7, 1, 2]);
+        // Another move beat the window before the cut: it is reported with its own result.
+        let mut other = RootMove::new(8u8);
+        other.score = 12;
+        assert_eq!(last.outcome(&other).mv, 8);
+        assert_eq!(last.outcome(&other).score, 12);
     }
 }

@@ -9,7 +9,9 @@ use super::movegen::{
 use super::pos::Pos;
 use super::threat::{FailCache, SubBudget, ThreatSearch, Tick};
 use super::{Heuristics, Shared, UNITS_PER_CP};
-use crate::engine::deepening::{Aspiration, Stability, TimeScale, Window, thread_depth};
+use crate::engine::deepening::{
+    Aspiration, LastCompleted, Stability, TimeScale, Window, thread_depth,
+};
 use crate::engine::score::{
     INFINITE, MATE_BOUND, MAX_PLY, RootMove, mate_in, mated_in, report_score, score_from_tt,
     score_to_tt,
@@ -106,6 +108,7 @@ impl<'a> Worker<'a> {
         let max_depth = control.depth_limit().min(MAX_PLY as u32 - 16) as i32;
         let mut completed = 0;
         let mut stability = Stability::new(self.root_moves[0].mv);
+        let mut last_completed = LastCompleted::new();
         let mut depth = 1;
         while depth <= max_depth {
             let search_depth = thread_depth(self.id, depth, max_depth);
@@ -129,6 +132,7 @@ impl<'a> Worker<'a> {
                 break;
             }
             completed = search_depth as u32;
+            last_completed.record(&self.root_moves[0]);
             let best = self.root_moves[0].mv;
             self.sh.tt.store(
                 self.pos.board.hash(),
@@ -173,7 +177,7 @@ impl<'a> Worker<'a> {
             depth += 1;
         }
         self.ctr.flush();
-        let best = &self.root_moves[0];
+        let best = last_completed.outcome(&self.root_moves[0]);
         let score = if best.score > -INFINITE {
             best.score
         } else {

@@ -5,7 +5,9 @@ use super::eval::evaluate;
 use super::ordering::{Heuristics, OrderContext, Picker, cont_base};
 use super::see::{SEE_VALUE, see, value_on};
 use super::{Shared, info_line};
-use crate::engine::deepening::{Aspiration, Stability, TimeScale, Window, thread_depth};
+use crate::engine::deepening::{
+    Aspiration, LastCompleted, Stability, TimeScale, Window, thread_depth,
+};
 use crate::engine::score::{
     INFINITE, MATE, MATE_BOUND, MAX_PLY, RootMove, mate_in, mated_in, score_from_tt, score_to_tt,
 };
@@ -286,6 +288,7 @@ impl<'a> Worker<'a> {
         let multipv = self.sh.multipv;
         let mut completed = 0;
         let mut stability = Stability::new(self.root_moves[0].mv);
+        let mut last_completed = LastCompleted::new();
         self.order_root_moves();
         let mut depth = 1;
         while depth <= max_depth {
@@ -343,6 +346,7 @@ impl<'a> Worker<'a> {
                 break;
             }
             completed = depth as u32;
+            last_completed.record(&self.root_moves[0]);
             let best = self.root_moves[0].mv;
             self.store(
                 self.pos.key(),
@@ -403,7 +407,7 @@ impl<'a> Worker<'a> {
             depth += 1;
         }
         self.flush_nodes();
-        let best = &self.root_moves[0];
+        let best = last_completed.outcome(&self.root_moves[0]);
         let score = if best.score > -INFINITE {
             best.score
         } else {
