@@ -244,6 +244,21 @@ impl Position {
         !attacked
     }
 
+    /// True when the pseudo-legal `mv` attacks the opponent's king once made (checks by the
+    /// moving piece and discovered ones alike). For pruning decisions taken before the move is
+    /// made; the position is unchanged afterwards.
+    pub(crate) fn move_gives_check(&mut self, mv: Move) -> bool {
+        let us = self.side_to_move();
+        let from = mv.from();
+        let to = mv.to();
+        let piece = self.piece_at(from);
+        let captured = self.piece_at(to);
+        self.raw_move(from, to, piece, Piece::EMPTY);
+        let check = self.is_attacked_by(self.king_square(us.flip()), us, false);
+        self.raw_move(to, from, piece, captured);
+        check
+    }
+
     /// Fills `list` with the legal moves of the side to move.
     pub fn generate_legal(&mut self, list: &mut MoveList) {
         list.clear();
@@ -415,5 +430,41 @@ mod tests {
         );
         assert!(!p.is_legal(Move::parse("e4d4").unwrap()));
         assert!(p.is_legal(Move::parse("e4e5").unwrap()));
+    }
+
+    /// Compares `move_gives_check` with making each move and asking `in_check`, in every
+    /// position up to `depth` plies from `pos`; returns the checks seen.
+    fn compare_checks(pos: &mut Position, depth: u32) -> u32 {
+        let mut checks = 0;
+        let mut list = MoveList::new();
+        pos.generate_legal(&mut list);
+        for &mv in list.iter() {
+            let predicted = pos.move_gives_check(mv);
+            pos.make_move(mv);
+            assert_eq!(predicted, pos.in_check(), "{mv}");
+            checks += predicted as u32;
+            if depth > 1 {
+                checks += compare_checks(pos, depth - 1);
+            }
+            pos.unmake_move();
+        }
+        checks
+    }
+
+    #[test]
+    fn move_gives_check_agrees_with_making_the_move() {
+        // Direct, cannon-screen and discovered checks, horse checks around blocked legs.
+        let fens = [
+            START_FEN,
+            "2bakabR1/9/6n2/p1C1p1p1p/4c4/9/P1P1c1P1P/Nr2B4/4N4/1RBAKA3 b - - 0 11",
+            "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R w - - 0 1",
+            "3k5/4a4/4C4/9/4R4/9/9/4n4/4A4/4K4 w - - 0 1",
+        ];
+        let mut checks = 0;
+        for fen in fens {
+            let mut pos = Position::from_fen(fen).unwrap();
+            checks += compare_checks(&mut pos, 2);
+        }
+        assert!(checks > 50, "only {checks} checks met");
     }
 }

@@ -683,6 +683,7 @@ impl<'a> Worker<'a> {
                 && depth <= 6
                 && bad_capture
                 && see(&self.pos, mv) < -150 * depth
+                && !self.pos.move_gives_check(mv)
             {
                 continue;
             }
@@ -864,16 +865,19 @@ impl<'a> Worker<'a> {
         while let Some((mv, _)) = picker.next_move() {
             if !in_check {
                 let victim = value_on(self.pos.piece_at(mv.to()), mv.to());
-                // Delta pruning: even winning the piece cannot reach alpha.
-                if stand + victim + 200 <= alpha {
-                    continue;
-                }
-                let attacker = self
-                    .pos
-                    .piece_at(mv.from())
-                    .kind()
-                    .map_or(0, |k| SEE_VALUE[k.index()]);
-                if attacker > victim && see(&self.pos, mv) < 0 {
+                // Delta pruning (even winning the piece cannot reach alpha) and SEE pruning
+                // (the capture loses material), except for checks: a capture that checks
+                // may mate, whatever it wins or loses.
+                let hopeless = stand + victim + 200 <= alpha;
+                let losing = !hopeless && {
+                    let attacker = self
+                        .pos
+                        .piece_at(mv.from())
+                        .kind()
+                        .map_or(0, |k| SEE_VALUE[k.index()]);
+                    attacker > victim && see(&self.pos, mv) < 0
+                };
+                if (hopeless || losing) && !self.pos.move_gives_check(mv) {
                     continue;
                 }
                 if !self.pos.move_is_safe(mv) {
