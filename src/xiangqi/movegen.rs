@@ -224,24 +224,33 @@ impl Position {
         self.push_leaps(list, king, &KING_MOVES[c][king.index()], false, kind);
     }
 
-    /// True when the pseudo-legal `mv` leaves the mover's king unattacked (and the kings not
-    /// facing). The board is touched and restored; nothing else changes.
-    #[inline]
-    pub(crate) fn move_is_safe(&mut self, mv: Move) -> bool {
-        let us = self.side_to_move();
+    /// Plays the pseudo-legal `mv` on the mailbox and occupancy only, asks `question` of
+    /// the board with the moved piece, and takes the move back: the position is unchanged.
+    #[inline(always)]
+    fn on_trial_board<R>(&mut self, mv: Move, question: impl FnOnce(&Self, Piece) -> R) -> R {
         let from = mv.from();
         let to = mv.to();
         let piece = self.piece_at(from);
         let captured = self.piece_at(to);
         self.raw_move(from, to, piece, Piece::EMPTY);
-        let king = if piece.kind() == Some(PieceKind::King) {
-            to
-        } else {
-            self.king_square(us)
-        };
-        let attacked = self.is_attacked_by(king, us.flip(), true);
+        let answer = question(self, piece);
         self.raw_move(to, from, piece, captured);
-        !attacked
+        answer
+    }
+
+    /// True when the pseudo-legal `mv` leaves the mover's king unattacked (and the kings not
+    /// facing). The board is touched and restored; nothing else changes.
+    #[inline]
+    pub(crate) fn move_is_safe(&mut self, mv: Move) -> bool {
+        let us = self.side_to_move();
+        self.on_trial_board(mv, |pos, piece| {
+            let king = if piece.kind() == Some(PieceKind::King) {
+                mv.to()
+            } else {
+                pos.king_square(us)
+            };
+            !pos.is_attacked_by(king, us.flip(), true)
+        })
     }
 
     /// True when the pseudo-legal `mv` attacks the opponent's king once made (checks by the
@@ -249,14 +258,9 @@ impl Position {
     /// made; the position is unchanged afterwards.
     pub(crate) fn move_gives_check(&mut self, mv: Move) -> bool {
         let us = self.side_to_move();
-        let from = mv.from();
-        let to = mv.to();
-        let piece = self.piece_at(from);
-        let captured = self.piece_at(to);
-        self.raw_move(from, to, piece, Piece::EMPTY);
-        let check = self.is_attacked_by(self.king_square(us.flip()), us, false);
-        self.raw_move(to, from, piece, captured);
-        check
+        self.on_trial_board(mv, |pos, _| {
+            pos.is_attacked_by(pos.king_square(us.flip()), us, false)
+        })
     }
 
     /// Fills `list` with the legal moves of the side to move.
