@@ -55,7 +55,8 @@ fn is_rule_score(v: i32) -> bool {
     v.abs() >= RULE_BOUND && v.abs() < MATE_BOUND
 }
 
-/// `LMR[depth][move number]` in plies, from `0.8 + ln(d) ln(m) / 2.2` in fixed point.
+/// `LMR[depth][move number]` in plies, from `0.8 + ln(d) ln(m) / 1.76` in fixed point
+/// (`ln_q10` is 1024 ln x, so the divisor 1800 in 1/1024 units is 1.76).
 static LMR: [[u8; 64]; 64] = {
     let mut t = [[0u8; 64]; 64];
     let mut d = 1;
