@@ -13,6 +13,9 @@ import sys
 
 
 def main(paths):
+    if any(a in ("-h", "--help") for a in paths):
+        print(__doc__.strip())
+        return 0
     if not paths:
         print(__doc__.strip(), file=sys.stderr)
         return 2

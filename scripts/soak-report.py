@@ -20,6 +20,9 @@ FAILURES = {
 
 
 def main(args):
+    if any(a in ("-h", "--help") for a in args):
+        print(__doc__.strip())
+        return 0
     if len(args) < 2:
         print(__doc__.strip(), file=sys.stderr)
         return 2

@@ -17,7 +17,7 @@ import random
 import subprocess
 import sys
 
-import pyffish as sf
+sf = None  # the pyffish module, imported by main() once the arguments are read
 
 VARIANT = "xiangqi"
 
@@ -76,6 +76,11 @@ def main():
     ap.add_argument("--qilin", default="target/release/qilin")
     ap.add_argument("--shuffle", type=float, default=0.3, help="chance of moving back")
     args = ap.parse_args()
+    global sf
+    try:
+        import pyffish as sf
+    except ImportError:
+        sys.exit("xiangqi-crosscheck.py needs the pyffish module: pip install pyffish")
     rng = random.Random(args.seed)
     start = sf.start_fen(VARIANT)
     positions = verdicts = disagreements = 0
