@@ -16,6 +16,20 @@
 # to OUT/<setting>.mem when the process exits; records go to OUT/<setting>.jsonl.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+known=(xq-ucci-20ms xq-uci-20ms xq-ucci-tc xq-uci-tc gm15-free gm20-free gm15-renju)
+for arg in "$@"; do
+    case " ${known[*]} " in
+        *" $arg "*) ;;
+        *)
+            if [[ $arg == -h || $arg == --help ]]; then
+                sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+                exit 0
+            fi
+            echo "soak.sh: unknown setting '$arg' (settings: ${known[*]})" >&2
+            exit 2
+            ;;
+    esac
+done
 games=${GAMES:-1000}
 concurrency=${CONCURRENCY:-2}
 seed=${SEED:-1}
@@ -33,7 +47,7 @@ fi
 mkdir -p "$out"
 settings=("$@")
 if [ ${#settings[@]} -eq 0 ]; then
-    settings=(xq-ucci-20ms xq-uci-20ms xq-ucci-tc xq-uci-tc gm15-free gm20-free gm15-renju)
+    settings=("${known[@]}")
 fi
 # Two engines, each wrapped so that its peak memory lands in the setting's .mem file.
 engines() {
@@ -59,10 +73,6 @@ for setting in "${settings[@]}"; do
             esac
             args="$(engines "$setting" piskvork "option.max_memory=$gomoku_memory")"
             args="$args --game gomoku $board --turn-time 100 --match-time 10000"
-            ;;
-        *)
-            echo "soak.sh: unknown setting '$setting'" >&2
-            exit 2
             ;;
     esac
     echo "== $setting: $games games" >&2
