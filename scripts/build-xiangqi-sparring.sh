@@ -11,6 +11,10 @@
 #                 book file is not built.
 # Prints the path of the binary on success. Needs g++ and make.
 set -euo pipefail
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then
+    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
+    exit 0
+fi
 
 if [[ $# -ne 2 ]]; then
     sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'

@@ -12,6 +12,10 @@
 #   SEED         seed of the opening shuffle        [1]
 #   OUT          output directory                   [/tmp/qilin-fsf-<time>]
 set -euo pipefail
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then
+    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
+    exit 0
+fi
 repo=$(git rev-parse --show-toplevel)
 if [[ -z "${QILIN:-}" ]]; then
     cargo build --release --quiet --manifest-path "$repo/Cargo.toml"

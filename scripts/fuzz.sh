@@ -10,8 +10,16 @@
 # hangs and aborts, which is what the targets check). A run over -timeout seconds per input
 # counts as a hang; -rss_limit_mb bounds memory.
 set -euo pipefail
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then
+    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
+    exit 0
+fi
 cd "$(dirname "$0")/../fuzz"
 seconds=${1:?usage: scripts/fuzz.sh SECONDS [TARGET...]}
+if ! [[ $seconds =~ ^[0-9]+$ ]]; then
+    echo "usage: scripts/fuzz.sh SECONDS [TARGET...] (SECONDS a whole number)" >&2
+    exit 2
+fi
 shift
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then

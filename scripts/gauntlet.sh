@@ -15,6 +15,10 @@
 #   CONCURRENCY  games at the same time                 [number of cores]
 #   OUT          output directory                       [gauntlet-<time> under /tmp]
 set -euo pipefail
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then
+    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
+    exit 0
+fi
 
 if [[ $# -lt 1 || ! -f "$1" ]]; then
     sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'

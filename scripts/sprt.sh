@@ -17,6 +17,10 @@
 #   OUT          output directory                   [sprt-BASE-NEW-<time> under /tmp]
 #   KEEP=1       keep the temporary build directories
 set -euo pipefail
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then
+    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
+    exit 0
+fi
 
 if [[ $# -lt 2 ]]; then
     sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
