@@ -11,15 +11,12 @@
 #                 book file is not built.
 # Prints the path of the binary on success. Needs g++ and make.
 set -euo pipefail
-if [[ ${1:-} == -h || ${1:-} == --help ]]; then
-    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
-    exit 0
-fi
-
-if [[ $# -ne 2 ]]; then
+usage() {
     sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
-    exit 2
-fi
+    exit "${1:-2}"
+}
+[[ ${1:-} == -h || ${1:-} == --help ]] && usage 0
+[[ $# -ne 2 ]] && usage
 kind=$1
 src=$(cd "$2" && pwd)
 

@@ -15,15 +15,12 @@
 #   CONCURRENCY  games at the same time                 [number of cores]
 #   OUT          output directory                       [gauntlet-<time> under /tmp]
 set -euo pipefail
-if [[ ${1:-} == -h || ${1:-} == --help ]]; then
-    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
-    exit 0
-fi
-
-if [[ $# -lt 1 || ! -f "$1" ]]; then
+usage() {
     sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
-    exit 2
-fi
+    exit "${1:-2}"
+}
+[[ ${1:-} == -h || ${1:-} == --help ]] && usage 0
+[[ $# -lt 1 || ! -f "$1" ]] && usage
 engines_file=$1
 shift
 

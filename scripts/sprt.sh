@@ -17,15 +17,12 @@
 #   OUT          output directory                   [sprt-BASE-NEW-<time> under /tmp]
 #   KEEP=1       keep the temporary build directories
 set -euo pipefail
-if [[ ${1:-} == -h || ${1:-} == --help ]]; then
-    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
-    exit 0
-fi
-
-if [[ $# -lt 2 ]]; then
+usage() {
     sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
-    exit 2
-fi
+    exit "${1:-2}"
+}
+[[ ${1:-} == -h || ${1:-} == --help ]] && usage 0
+[[ $# -lt 2 ]] && usage
 base_rev=$1
 new_rev=$2
 shift 2

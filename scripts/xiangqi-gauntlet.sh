@@ -19,15 +19,11 @@
 #   CONCURRENCY  games at the same time                 [number of cores]
 #   OUT          output directory                       [xiangqi-gauntlet-<time> under /tmp]
 set -euo pipefail
-if [[ ${1:-} == -h || ${1:-} == --help ]]; then
-    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
-    exit 0
-fi
-
 usage() {
     sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
-    exit 2
+    exit "${1:-2}"
 }
+[[ ${1:-} == -h || ${1:-} == --help ]] && usage 0
 
 pikafish=""
 eleeye=""

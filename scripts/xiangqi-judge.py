@@ -103,7 +103,7 @@ def judge_game(judge, game, side, depth, min_loss):
 
 
 def main():
-    parser = argparse.ArgumentParser(add_help=True)
+    parser = argparse.ArgumentParser()
     parser.add_argument("--judge", required=True)
     parser.add_argument("--records", required=True)
     parser.add_argument("--engine", default="qilin")
