@@ -1,9 +1,10 @@
 //! The Xiangqi position: a mailbox of 90 points kept together with per-piece bitboards and
 //! rank/file occupancy bits (for the compile-time chariot and cannon tables), an incremental
-//! Zobrist key, and make/unmake.
+//! Zobrist key, the evaluation's material and placement sum kept the same way, and make/unmake.
 
 use std::fmt;
 
+use super::search::eval::PIECE_SQUARE;
 use super::tables::{
     FILE_SLIDES, HORSE_ATTACKERS, NONE, RANK_SLIDES, ZOBRIST_BLACK, ZOBRIST_PIECE,
 };
@@ -29,8 +30,8 @@ struct Undo {
 
 /// A Xiangqi position with the side to move and the no-capture counter.
 ///
-/// Invariants: `board`, `pieces`, `colors`, `rank_occ`, `file_occ`, `kings` and `key` always
-/// describe the same placement; each side has exactly one king.
+/// Invariants: `board`, `pieces`, `colors`, `rank_occ`, `file_occ`, `kings`, `key` and
+/// `piece_square` always describe the same placement; each side has exactly one king.
 #[derive(Clone)]
 pub struct Position {
     board: [Piece; SQUARES],
@@ -42,6 +43,9 @@ pub struct Position {
     kings: [Square; 2],
     side: Color,
     key: u64,
+    /// Sum of `PIECE_SQUARE` over the board: material and placement, red minus black,
+    /// middle game and end game.
+    piece_square: [i32; 2],
     halfmove_clock: u16,
     fullmove: u16,
     undo: Vec<Undo>,
@@ -63,6 +67,7 @@ impl Position {
             } else {
                 0
             },
+            piece_square: [0; 2],
             halfmove_clock: 0,
             fullmove: 1,
             undo: Vec::with_capacity(256),
@@ -78,6 +83,9 @@ impl Position {
         self.rank_occ[sq.rank()] |= 1 << sq.file();
         self.file_occ[sq.file()] |= 1 << sq.rank();
         self.key ^= ZOBRIST_PIECE[piece.code()][sq.index()];
+        let value = PIECE_SQUARE[piece.code()][sq.index()];
+        self.piece_square[0] += value[0];
+        self.piece_square[1] += value[1];
         if piece.kind() == Some(PieceKind::King) {
             self.kings[piece.color().index()] = sq;
         }
@@ -121,6 +129,13 @@ impl Position {
     #[inline]
     pub fn key(&self) -> u64 {
         self.key
+    }
+
+    /// Material and placement summed over the board, red minus black, `[middle game, end
+    /// game]`: the evaluation's piece-square part, kept up to date by make and unmake.
+    #[inline]
+    pub fn piece_square(&self) -> [i32; 2] {
+        self.piece_square
     }
 
     /// Plies since the last capture (counted from the FEN's clock).
@@ -216,6 +231,7 @@ impl Position {
             kings: self.kings,
             side: self.side,
             key: self.key,
+            piece_square: self.piece_square,
             halfmove_clock: self.halfmove_clock,
             fullmove: self.fullmove,
             undo: Vec::new(),
@@ -259,6 +275,7 @@ impl Position {
             ^ ZOBRIST_PIECE[piece.code()][from.index()]
             ^ ZOBRIST_PIECE[piece.code()][to.index()]
             ^ ZOBRIST_BLACK;
+        self.shift_piece_square(piece.code(), from, to, captured.code(), 1);
         if captured.is_empty() {
             self.halfmove_clock = self.halfmove_clock.saturating_add(1);
         } else {
@@ -300,6 +317,7 @@ impl Position {
             ^ ZOBRIST_PIECE[piece.code()][from.index()]
             ^ ZOBRIST_PIECE[piece.code()][to.index()]
             ^ ZOBRIST_BLACK;
+        self.shift_piece_square(piece.code(), from, to, undo.captured.code(), -1);
         if undo.captured.is_empty() {
             self.rank_occ[to.rank()] &= !(1 << to.file());
             self.file_occ[to.file()] &= !(1 << to.rank());
@@ -317,6 +335,27 @@ impl Position {
         }
         self.halfmove_clock = undo.halfmove_clock;
         self.side = us;
+    }
+
+    /// Adds (`sign` 1, making the move) or takes back (`sign` -1) the change in
+    /// `piece_square` of the piece with code `piece` going from `from` to `to` and taking the
+    /// piece with code `captured` (0 for none: its table row is all zero).
+    #[inline(always)]
+    fn shift_piece_square(
+        &mut self,
+        piece: usize,
+        from: Square,
+        to: Square,
+        captured: usize,
+        sign: i32,
+    ) {
+        let (a, b) = (
+            PIECE_SQUARE[piece][from.index()],
+            PIECE_SQUARE[piece][to.index()],
+        );
+        let c = PIECE_SQUARE[captured][to.index()];
+        self.piece_square[0] += sign * (b[0] - a[0] - c[0]);
+        self.piece_square[1] += sign * (b[1] - a[1] - c[1]);
     }
 
     /// Moves `piece` from `from` to `to` on the mailbox and occupancy bits only, leaving

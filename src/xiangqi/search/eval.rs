@@ -154,26 +154,41 @@ const fn half_index(red_sq: usize) -> usize {
     (RANKS - 1 - rank) * 5 + col
 }
 
-/// `[phase 0 = mg, 1 = eg][kind index][red-relative square]`: material plus placement.
-static PST: [[[i32; SQUARES]; 7]; 2] = {
-    let mut t = [[[0; SQUARES]; 7]; 2];
-    let mut k = 0;
-    while k < 7 {
-        let mut s = 0;
-        while s < SQUARES {
-            let m = weights::MATERIAL[k];
-            let p = weights::PST[k][half_index(s)];
-            t[0][k][s] = m.0 + p.0;
-            t[1][k][s] = m.1 + p.1;
-            s += 1;
+/// `[piece code][square] = [middle game, end game]`: material plus placement of each piece on
+/// each square, positive for red's pieces and negative for black's (code 0, no piece, is all
+/// zero). [`Position`] keeps the sum over its board up to date as moves are made, so the
+/// search's evaluation does not recount it.
+pub static PIECE_SQUARE: [[[i32; 2]; SQUARES]; 16] = {
+    let mut t = [[[0; 2]; SQUARES]; 16];
+    let mut code = 0;
+    while code < 16 {
+        let kind = code & 7;
+        if kind != 0 {
+            let black = code & 8 != 0;
+            let mut s = 0;
+            while s < SQUARES {
+                let red_sq = if black {
+                    (RANKS - 1 - s / FILES) * FILES + s % FILES
+                } else {
+                    s
+                };
+                let m = weights::MATERIAL[kind - 1];
+                let p = weights::PST[kind - 1][half_index(red_sq)];
+                let sign = if black { -1 } else { 1 };
+                t[code][s] = [sign * (m.0 + p.0), sign * (m.1 + p.1)];
+                s += 1;
+            }
         }
-        k += 1;
+        code += 1;
     }
     t
 };
 
 /// Receives the evaluation's counts for one colour.
 pub trait Sink {
+    /// Whether the sink wants [`Sink::piece`] called for every piece; a sink that takes the
+    /// material and placement from [`Position::piece_square`] instead says no.
+    const WANTS_PIECES: bool = true;
     /// A piece of kind `kind` on red-relative square `red_sq` (material and placement).
     fn piece(&mut self, kind: usize, red_sq: usize);
     /// `count` times scalar term `term`.
@@ -188,10 +203,14 @@ struct Sum {
 }
 
 impl Sink for Sum {
+    const WANTS_PIECES: bool = false;
+
     #[inline(always)]
     fn piece(&mut self, kind: usize, red_sq: usize) {
-        self.mg += PST[0][kind][red_sq];
-        self.eg += PST[1][kind][red_sq];
+        // Red's piece code is its kind index plus one.
+        let [mg, eg] = PIECE_SQUARE[kind + 1][red_sq];
+        self.mg += mg;
+        self.eg += eg;
     }
 
     #[inline(always)]
@@ -388,19 +407,67 @@ struct AttackMaps {
     cannon_moves: [Bitboard; 2],
 }
 
+/// Each square's leap targets as one bitboard, blocks ignored: what a soldier, advisor or
+/// king on it attacks.
+const fn leap_union(table: &[Leaps; SQUARES]) -> [Bitboard; SQUARES] {
+    let mut out = [0; SQUARES];
+    let mut s = 0;
+    while s < SQUARES {
+        let mut i = 0;
+        while i < table[s].len as usize {
+            out[s] |= 1u128 << table[s].to[i].0;
+            i += 1;
+        }
+        s += 1;
+    }
+    out
+}
+
+/// Each leap's target as a bitboard, `[square][leap]` in the order of the `Leaps` table: for
+/// horses and elephants, whose leaps can be blocked.
+const fn leap_bits(table: &[Leaps; SQUARES]) -> [[Bitboard; 8]; SQUARES] {
+    let mut out = [[0; 8]; SQUARES];
+    let mut s = 0;
+    while s < SQUARES {
+        let mut i = 0;
+        while i < table[s].len as usize {
+            out[s][i] = 1u128 << table[s].to[i].0;
+            i += 1;
+        }
+        s += 1;
+    }
+    out
+}
+
+static PAWN_ATTACKS: [[Bitboard; SQUARES]; 2] =
+    [leap_union(&PAWN_MOVES[0]), leap_union(&PAWN_MOVES[1])];
+static ADVISOR_ATTACKS: [[Bitboard; SQUARES]; 2] =
+    [leap_union(&ADVISOR_MOVES[0]), leap_union(&ADVISOR_MOVES[1])];
+static KING_ATTACKS: [[Bitboard; SQUARES]; 2] =
+    [leap_union(&KING_MOVES[0]), leap_union(&KING_MOVES[1])];
+static HORSE_BITS: [[Bitboard; 8]; SQUARES] = leap_bits(&HORSE_MOVES);
+static HORSE_ATTACKER_BITS: [[Bitboard; 8]; SQUARES] = leap_bits(&HORSE_ATTACKERS);
+static ELEPHANT_BITS: [[[Bitboard; 8]; SQUARES]; 2] =
+    [leap_bits(&ELEPHANT_MOVES[0]), leap_bits(&ELEPHANT_MOVES[1])];
+
+/// The targets of the leaps in `leaps` whose blocking square is empty (`bits`: each leap's
+/// target as a bitboard, from [`leap_bits`]).
 #[inline]
-fn leap_targets(leaps: &Leaps, occ: Bitboard) -> Bitboard {
+fn unblocked_leaps(pos: &Position, leaps: &Leaps, bits: &[Bitboard; 8]) -> Bitboard {
     let mut bb = 0;
-    for &(to, block) in &leaps.to[..leaps.len as usize] {
-        if occ & (1u128 << block) == 0 {
-            bb |= 1u128 << to;
+    for (i, &(_, block)) in leaps.to[..leaps.len as usize].iter().enumerate() {
+        if pos
+            .piece_at(Square::from_index_unchecked(block as usize))
+            .is_empty()
+        {
+            bb |= bits[i];
         }
     }
     bb
 }
 
+#[inline(always)]
 fn attack_maps(pos: &Position) -> AttackMaps {
-    let occ = pos.occupied();
     let mut maps = AttackMaps {
         all: [0; 2],
         minor: [0; 2],
@@ -434,21 +501,23 @@ fn attack_maps(pos: &Position) -> AttackMaps {
         }
         let mut bb = pos.pieces(color, PieceKind::Horse);
         while bb != 0 {
-            minor |= leap_targets(&HORSE_MOVES[pop(&mut bb).index()], occ);
+            let i = pop(&mut bb).index();
+            minor |= unblocked_leaps(pos, &HORSE_MOVES[i], &HORSE_BITS[i]);
         }
         let mut bb = pos.pieces(color, PieceKind::Pawn);
         while bb != 0 {
-            lesser |= leap_targets(&PAWN_MOVES[c][pop(&mut bb).index()], 0);
+            lesser |= PAWN_ATTACKS[c][pop(&mut bb).index()];
         }
         let mut bb = pos.pieces(color, PieceKind::Advisor);
         while bb != 0 {
-            lesser |= leap_targets(&ADVISOR_MOVES[c][pop(&mut bb).index()], 0);
+            lesser |= ADVISOR_ATTACKS[c][pop(&mut bb).index()];
         }
         let mut bb = pos.pieces(color, PieceKind::Elephant);
         while bb != 0 {
-            lesser |= leap_targets(&ELEPHANT_MOVES[c][pop(&mut bb).index()], occ);
+            let i = pop(&mut bb).index();
+            lesser |= unblocked_leaps(pos, &ELEPHANT_MOVES[c][i], &ELEPHANT_BITS[c][i]);
         }
-        let king = leap_targets(&KING_MOVES[c][pos.king_square(color).index()], 0);
+        let king = KING_ATTACKS[c][pos.king_square(color).index()];
         maps.all[c] = lines | minor | lesser | king;
         maps.minor[c] = minor;
         maps.lesser[c] = lesser;
@@ -459,6 +528,7 @@ fn attack_maps(pos: &Position) -> AttackMaps {
 }
 
 /// Game phase from the major pieces on the board, 0 (bare) ..= `MAX_PHASE` (opening).
+#[inline(always)]
 pub fn phase(pos: &Position) -> i32 {
     let mut p = 0;
     for c in Color::BOTH {
@@ -479,10 +549,12 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, maps: &AttackMaps, sink: &mut 
     let palace_ranks = PALACE_RANKS[them.index()];
 
     // Material and placement.
-    for kind in PieceKind::ALL {
-        let mut bb = pos.pieces(us, kind);
-        while bb != 0 {
-            sink.piece(kind.index(), relative(pop(&mut bb), us));
+    if S::WANTS_PIECES {
+        for kind in PieceKind::ALL {
+            let mut bb = pos.pieces(us, kind);
+            while bb != 0 {
+                sink.piece(kind.index(), relative(pop(&mut bb), us));
+            }
         }
     }
     if pos.side_to_move() == us {
@@ -527,12 +599,12 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, maps: &AttackMaps, sink: &mut 
     let their_king = pos.king_square(them);
     let mut horse_check_squares = 0u128;
     let checkers = &HORSE_ATTACKERS[their_king.index()];
-    for &(from, leg) in &checkers.to[..checkers.len as usize] {
+    for (i, &(_, leg)) in checkers.to[..checkers.len as usize].iter().enumerate() {
         if pos
             .piece_at(Square::from_index_unchecked(leg as usize))
             .is_empty()
         {
-            horse_check_squares |= 1u128 << from;
+            horse_check_squares |= HORSE_ATTACKER_BITS[their_king.index()][i];
         }
     }
     let mut bb = pos.pieces(us, PieceKind::Horse);
@@ -542,18 +614,11 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, maps: &AttackMaps, sink: &mut 
     let mut horse_palace = 0;
     while bb != 0 {
         let sq = pop(&mut bb);
-        let leaps = &HORSE_MOVES[sq.index()];
-        let mut mob = 0;
+        let targets = unblocked_leaps(pos, &HORSE_MOVES[sq.index()], &HORSE_BITS[sq.index()]);
+        let mob = (targets & !own).count_ones() as i32;
         let before = horse_palace;
-        for &(to, leg) in &leaps.to[..leaps.len as usize] {
-            let leg_sq = Square::from_index_unchecked(leg as usize);
-            if pos.piece_at(leg_sq).is_empty() {
-                let target = 1u128 << to;
-                mob += (own & target == 0) as i32;
-                horse_palace += (enemy_palace & target != 0) as i32;
-                horse_checks += (horse_check_squares & target & !own != 0) as i32;
-            }
-        }
+        horse_palace += (targets & enemy_palace).count_ones() as i32;
+        horse_checks += (targets & horse_check_squares & !own).count_ones() as i32;
         horse_mobility += mob - 3;
         palace_attackers += (horse_palace > before) as i32;
         horse_trapped += (mob <= 1) as i32;
@@ -763,6 +828,7 @@ pub const FULL_SCALE: i32 = 16;
 /// - a lone horse against two or more defenders: a draw (2); against one it often wins (8);
 /// - a lone cannon: it needs a screen, so it wins only against a bare king with an advisor
 ///   of its own; otherwise 1.
+#[inline(always)]
 pub fn win_scale(pos: &Position, strong: Color) -> i32 {
     let weak = strong.flip();
     let count = |color, kind| pos.pieces(color, kind).count_ones();
@@ -804,7 +870,29 @@ const LAST_RANK: [Bitboard; 2] = {
 
 /// The static evaluation from the side to move's point of view.
 pub fn evaluate(pos: &Position) -> i32 {
-    let mut red = Sum::default();
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: `evaluate_with_popcnt` only needs the POPCNT instruction, and the CPU was
+        // just asked whether it has it.
+        return unsafe { evaluate_with_popcnt(pos) };
+    }
+    evaluate_body(pos)
+}
+
+/// [`evaluate`] compiled with the POPCNT instruction: the evaluation counts bits dozens of
+/// times, and the baseline x86-64 target (which release binaries keep, to run on any x86-64)
+/// counts them in a dozen instructions each. About 8% fewer instructions a node.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn evaluate_with_popcnt(pos: &Position) -> i32 {
+    evaluate_body(pos)
+}
+
+/// The evaluation itself, inlined into each compiled variant of [`evaluate`].
+#[inline(always)]
+fn evaluate_body(pos: &Position) -> i32 {
+    let [mg, eg] = pos.piece_square();
+    let mut red = Sum { mg, eg };
     let mut black = Sum::default();
     let maps = attack_maps(pos);
     side_terms(pos, Color::Red, &maps, &mut red);
@@ -880,6 +968,53 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn piece_square_sum_follows_make_and_unmake() {
+        let from_scratch = |pos: &Position| {
+            let mut sum = [0; 2];
+            for i in 0..SQUARES {
+                let v = PIECE_SQUARE[pos.piece_at(Square::from_index_unchecked(i)).code()][i];
+                sum[0] += v[0];
+                sum[1] += v[1];
+            }
+            sum
+        };
+        let text = include_str!("../../../tests/data/xiangqi/perft.txt");
+        let mut captures = 0;
+        for (n, line) in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .enumerate()
+        {
+            let fen = line.split('|').next().unwrap_or_default();
+            let mut pos = Position::from_fen(fen).expect("perft FEN");
+            let start = pos.piece_square();
+            assert_eq!(start, from_scratch(&pos), "{fen}");
+            let mut seed = 0x2545_f491_4f6c_dd1du64 ^ n as u64;
+            let mut made = 0;
+            for _ in 0..80 {
+                let mut list = MoveList::new();
+                pos.generate_legal(&mut list);
+                if list.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let mv = list[(seed >> 33) as usize % list.len()];
+                captures += !pos.piece_at(mv.to()).is_empty() as usize;
+                pos.make_move(mv);
+                made += 1;
+                assert_eq!(pos.piece_square(), from_scratch(&pos), "{}", pos.fen());
+            }
+            for _ in 0..made {
+                pos.unmake_move();
+            }
+            assert_eq!(pos.piece_square(), start, "{fen} after taking back");
+        }
+        assert!(captures > 100, "only {captures} captures");
     }
 
     #[test]
