@@ -3,6 +3,7 @@
 pub mod attacks;
 pub mod bench;
 pub mod chase;
+pub mod checks;
 pub mod fen;
 pub mod movegen;
 pub mod perft;

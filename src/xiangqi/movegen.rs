@@ -112,7 +112,7 @@ fn pop_square(bb: &mut Bitboard) -> Square {
 
 impl Position {
     #[inline]
-    fn push_leaps(
+    pub(super) fn push_leaps(
         &self,
         list: &mut MoveList,
         from: Square,
@@ -143,7 +143,13 @@ impl Position {
     }
 
     #[inline]
-    fn push_slides(&self, list: &mut MoveList, from: Square, cannon: bool, kind: GenType) {
+    pub(super) fn push_slides(
+        &self,
+        list: &mut MoveList,
+        from: Square,
+        cannon: bool,
+        kind: GenType,
+    ) {
         let us = self.side_to_move();
         let (file, rank) = (from.file(), from.rank());
         let rs = &RANK_SLIDES[file][self.rank_occ(rank) as usize];

@@ -906,6 +906,38 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        if best < beta && !in_check && qply == 0 {
+            // Quiet checks at the first quiescence ply: a quiet check can mate, and the reply
+            // to a null move is searched here, so without them a mate threat such as a cannon
+            // lining up behind a screen stays hidden however deep the main search goes.
+            let mut checks = MoveList::new();
+            self.pos.generate_quiet_checks(&mut checks);
+            for &mv in checks.iter() {
+                if !self.pos.move_is_safe(mv) || see(&self.pos, mv) < 0 {
+                    continue;
+                }
+                self.count_node();
+                self.make(ply, mv);
+                let v = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
+                self.unmake();
+                if self.counter.stopped {
+                    return 0;
+                }
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        best_move = Some(mv);
+                        if pv_node {
+                            self.update_pv(ply, mv);
+                        }
+                        if v >= beta {
+                            break;
+                        }
+                        alpha = v;
+                    }
+                }
+            }
+        }
         let bound = if best >= beta {
             TtBound::Lower
         } else {
