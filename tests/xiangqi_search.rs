@@ -404,3 +404,23 @@ fn mates_by_captures_that_lose_material_are_seen() {
     pos.make_move(best);
     assert!(mated_within(&mut pos, 1), "{best} mates in 2");
 }
+
+/// A mate threat made by a quiet move: black's cannon steps from b1 to b4, and next move
+/// goes to e4, checking through the other cannon on e3 as its screen while the horse on g2
+/// holds the king's flight squares. Red's spite checks only delay it. From a 100 ms game
+/// against Pikafish-HCE that Qilin lost by allowing this position (its e2g0). While
+/// quiescence searched no quiet moves, red's null move after the cannon's quiet step was
+/// answered by a quiescence search that could not find the screened check, and the mate was
+/// seen only at depth 12; with quiet checks at the first quiescence ply it is seen at depth 4.
+#[test]
+fn mate_threats_made_by_quiet_moves_are_seen() {
+    let fen = "1C1k1an1C/4a4/9/4p1N2/p6P1/9/P3c1P2/6n2/1c7/1NB1K1B2 b - - 7 29";
+    let mut pos = Position::from_fen(fen).expect("valid FEN");
+    assert!(forced_mate(&mut pos, 2) && !forced_mate(&mut pos, 1));
+    let mut searcher = Searcher::new(8, 1);
+    let (out, _) = search_with(fen, depth(6), &SearchParams::default(), &mut searcher);
+    assert_eq!(out.score, Score::MatePlies(3));
+    let best = out.best.expect("a move");
+    pos.make_move(best);
+    assert!(mated_within(&mut pos, 1), "{best} mates in 2");
+}
