@@ -41,6 +41,18 @@ fn screened_points(slide: &Slide, len: usize) -> u16 {
     bits
 }
 
+/// Line positions of the first three pieces from the slide's origin toward `dir` (`NONE`
+/// where there are fewer); `beyond(p)` is the first piece beyond position `p` that way.
+fn first_three(slide: &Slide, dir: usize, beyond: impl Fn(usize) -> u8) -> [u8; 3] {
+    let second = slide.second[dir];
+    let third = if second == NONE {
+        NONE
+    } else {
+        beyond(second as usize)
+    };
+    [slide.first[dir], second, third]
+}
+
 /// What the king's four rays say about uncovered checks.
 enum Rays {
     /// Own pieces whose move may uncover a check on the king (a chariot's only blocker, one
@@ -61,26 +73,8 @@ impl Position {
         let kfs = &FILE_SLIDES[kr][file_occ];
         let mut rays = [[None; 3]; 4];
         for dir in 0..2 {
-            let second = krs.second[dir];
-            let on_rank = [
-                krs.first[dir],
-                second,
-                if second == NONE {
-                    NONE
-                } else {
-                    RANK_SLIDES[second as usize][rank_occ].first[dir]
-                },
-            ];
-            let second = kfs.second[dir];
-            let on_file = [
-                kfs.first[dir],
-                second,
-                if second == NONE {
-                    NONE
-                } else {
-                    FILE_SLIDES[second as usize][file_occ].first[dir]
-                },
-            ];
+            let on_rank = first_three(krs, dir, |p| RANK_SLIDES[p][rank_occ].first[dir]);
+            let on_file = first_three(kfs, dir, |p| FILE_SLIDES[p][file_occ].first[dir]);
             for i in 0..3 {
                 rays[dir][i] = (on_rank[i] != NONE).then(|| Square::new(on_rank[i] as usize, kr));
                 rays[2 + dir][i] =
@@ -341,32 +335,12 @@ mod tests {
 
     #[test]
     fn quiet_checks_agree_along_random_games() {
-        // Every perft position and 60 plies of a reproducible random game from each.
-        let text = include_str!("../../tests/data/xiangqi/perft.txt");
         let mut seen = 0;
         let mut positions = 0;
-        for (n, line) in text
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-            .enumerate()
-        {
-            let fen = line.split('|').next().unwrap_or_default();
-            let mut pos = Position::from_fen(fen).expect("perft FEN");
-            let mut seed = 0x9e37_79b9_7f4a_7c15u64 ^ n as u64;
-            for _ in 0..60 {
-                seen += compare(&mut pos, 1);
-                positions += 1;
-                let mut list = MoveList::new();
-                pos.generate_legal(&mut list);
-                if list.is_empty() {
-                    break;
-                }
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                pos.make_move(list[(seed >> 33) as usize % list.len()]);
-            }
-        }
+        crate::xiangqi::test_games::random_games(0x9e37_79b9_7f4a_7c15, 60, |pos| {
+            seen += compare(pos, 1);
+            positions += 1;
+        });
         assert!(positions > 1000, "only {positions} positions");
         assert!(seen > 10_000, "only {seen} quiet checks met");
     }

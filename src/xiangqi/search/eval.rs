@@ -940,33 +940,8 @@ mod tests {
     }
 
     fn positions() -> Vec<Position> {
-        let text = include_str!("../../../tests/data/xiangqi/perft.txt");
         let mut out = Vec::new();
-        for line in text
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        {
-            let fen = line.split('|').next().unwrap_or_default();
-            let Ok(mut pos) = Position::from_fen(fen) else {
-                continue;
-            };
-            out.push(pos.clone());
-            // A few plies of a deterministic pseudo-random game from each.
-            let mut seed = 0x1234_5678u64 ^ out.len() as u64;
-            for _ in 0..40 {
-                let mut list = MoveList::new();
-                pos.generate_legal(&mut list);
-                if list.is_empty() {
-                    break;
-                }
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                let mv = list[(seed >> 33) as usize % list.len()];
-                pos.make_move(mv);
-                out.push(pos.clone());
-            }
-        }
+        crate::xiangqi::test_games::random_games(0x1234_5678, 40, |pos| out.push(pos.clone()));
         out
     }
 
@@ -981,40 +956,29 @@ mod tests {
             }
             sum
         };
-        let text = include_str!("../../../tests/data/xiangqi/perft.txt");
         let mut captures = 0;
-        for (n, line) in text
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-            .enumerate()
-        {
-            let fen = line.split('|').next().unwrap_or_default();
-            let mut pos = Position::from_fen(fen).expect("perft FEN");
-            let start = pos.piece_square();
-            assert_eq!(start, from_scratch(&pos), "{fen}");
-            let mut seed = 0x2545_f491_4f6c_dd1du64 ^ n as u64;
-            let mut made = 0;
-            for _ in 0..80 {
-                let mut list = MoveList::new();
-                pos.generate_legal(&mut list);
-                if list.is_empty() {
-                    break;
-                }
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                let mv = list[(seed >> 33) as usize % list.len()];
+        crate::xiangqi::test_games::random_games(0x2545_f491_4f6c_dd1d, 40, |pos| {
+            let before = pos.piece_square();
+            assert_eq!(before, from_scratch(pos), "{}", pos.fen());
+            for &mv in pos.legal_moves().iter() {
                 captures += !pos.piece_at(mv.to()).is_empty() as usize;
                 pos.make_move(mv);
-                made += 1;
-                assert_eq!(pos.piece_square(), from_scratch(&pos), "{}", pos.fen());
-            }
-            for _ in 0..made {
+                assert_eq!(
+                    pos.piece_square(),
+                    from_scratch(pos),
+                    "{mv} from {}",
+                    pos.fen()
+                );
                 pos.unmake_move();
+                assert_eq!(
+                    pos.piece_square(),
+                    before,
+                    "{mv} taken back in {}",
+                    pos.fen()
+                );
             }
-            assert_eq!(pos.piece_square(), start, "{fen} after taking back");
-        }
-        assert!(captures > 100, "only {captures} captures");
+        });
+        assert!(captures > 1000, "only {captures} captures");
     }
 
     #[test]

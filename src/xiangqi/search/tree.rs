@@ -863,28 +863,55 @@ impl<'a> Worker<'a> {
         }
         let mut picker = Picker::new_quiescence(&self.pos, list, tt_move, self.h);
         let mut best_move = None;
-        while let Some((mv, _)) = picker.next_move() {
-            if !in_check {
-                let victim = value_on(self.pos.piece_at(mv.to()), mv.to());
-                // Delta pruning (even winning the piece cannot reach alpha) and SEE pruning
-                // (the capture loses material), except for checks: a capture that checks
-                // may mate, whatever it wins or loses.
-                let hopeless = stand + victim + 200 <= alpha;
-                let losing = !hopeless && {
-                    let attacker = self
-                        .pos
-                        .piece_at(mv.from())
-                        .kind()
-                        .map_or(0, |k| SEE_VALUE[k.index()]);
-                    attacker > victim && see(&self.pos, mv) < 0
+        // The captures (every move when in check), then at the first quiescence ply the quiet
+        // checks: a quiet check can mate, and the reply to a null move is searched here, so
+        // without them a mate threat such as a cannon lining up behind a screen stays hidden
+        // however deep the main search goes.
+        let mut quiet_checks: Option<(MoveList, usize)> = None;
+        loop {
+            let mv = if quiet_checks.is_none()
+                && let Some((mv, _)) = picker.next_move()
+            {
+                if !in_check {
+                    let victim = value_on(self.pos.piece_at(mv.to()), mv.to());
+                    // Delta pruning (even winning the piece cannot reach alpha) and SEE
+                    // pruning (the capture loses material), except for checks: a capture
+                    // that checks may mate, whatever it wins or loses.
+                    let hopeless = stand + victim + 200 <= alpha;
+                    let losing = !hopeless && {
+                        let attacker = self
+                            .pos
+                            .piece_at(mv.from())
+                            .kind()
+                            .map_or(0, |k| SEE_VALUE[k.index()]);
+                        attacker > victim && see(&self.pos, mv) < 0
+                    };
+                    if (hopeless || losing) && !self.pos.move_gives_check(mv) {
+                        continue;
+                    }
+                    if !self.pos.move_is_safe(mv) {
+                        continue;
+                    }
+                }
+                mv
+            } else {
+                if in_check || qply != 0 {
+                    break;
+                }
+                let (checks, next) = quiet_checks.get_or_insert_with(|| {
+                    let mut checks = MoveList::new();
+                    self.pos.generate_quiet_checks(&mut checks);
+                    (checks, 0)
+                });
+                let Some(&mv) = checks.get(*next) else {
+                    break;
                 };
-                if (hopeless || losing) && !self.pos.move_gives_check(mv) {
+                *next += 1;
+                if !self.pos.move_is_safe(mv) || see(&self.pos, mv) < 0 {
                     continue;
                 }
-                if !self.pos.move_is_safe(mv) {
-                    continue;
-                }
-            }
+                mv
+            };
             self.count_node();
             self.make(ply, mv);
             let v = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
@@ -903,38 +930,6 @@ impl<'a> Worker<'a> {
                         break;
                     }
                     alpha = v;
-                }
-            }
-        }
-        if best < beta && !in_check && qply == 0 {
-            // Quiet checks at the first quiescence ply: a quiet check can mate, and the reply
-            // to a null move is searched here, so without them a mate threat such as a cannon
-            // lining up behind a screen stays hidden however deep the main search goes.
-            let mut checks = MoveList::new();
-            self.pos.generate_quiet_checks(&mut checks);
-            for &mv in checks.iter() {
-                if !self.pos.move_is_safe(mv) || see(&self.pos, mv) < 0 {
-                    continue;
-                }
-                self.count_node();
-                self.make(ply, mv);
-                let v = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
-                self.unmake();
-                if self.counter.stopped {
-                    return 0;
-                }
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        best_move = Some(mv);
-                        if pv_node {
-                            self.update_pv(ply, mv);
-                        }
-                        if v >= beta {
-                            break;
-                        }
-                        alpha = v;
-                    }
                 }
             }
         }
