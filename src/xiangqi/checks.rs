@@ -3,43 +3,13 @@
 //! cheaper than generating every quiet move and trying each one, which is what a quiescence
 //! search that looks at checks would otherwise pay at every node.
 
+use super::attacks::squares;
 use super::movegen::{GenType, MoveList};
 use super::position::{Bitboard, Position, bit};
 use super::tables::{
-    ADVISOR_MOVES, ELEPHANT_MOVES, FILE_SLIDES, HORSE_ATTACKERS, HORSE_MOVES, KING_MOVES, Leaps,
-    NONE, PAWN_MOVES, RANK_SLIDES, Slide,
+    FILE_SLIDES, HORSE_ATTACKERS, HORSE_MOVES, Leaps, NONE, PAWN_MOVES, RANK_SLIDES, Slide,
 };
 use super::types::{Color, FILES, Move, Piece, PieceKind, RANKS, Square};
-
-/// Empty positions of a line beyond exactly one blocker as seen from the slide's origin:
-/// where a cannon would attack the origin from (with `len` positions on the line).
-fn screened_points(slide: &Slide, len: usize) -> u16 {
-    let span = |lo: usize, hi: usize| -> u16 {
-        if hi > lo {
-            ((1u32 << hi) - (1u32 << lo)) as u16
-        } else {
-            0
-        }
-    };
-    let mut bits = 0;
-    if slide.first[1] != NONE {
-        let hi = if slide.second[1] != NONE {
-            slide.second[1] as usize
-        } else {
-            len
-        };
-        bits |= span(slide.first[1] as usize + 1, hi);
-    }
-    if slide.first[0] != NONE {
-        let lo = if slide.second[0] != NONE {
-            slide.second[0] as usize + 1
-        } else {
-            0
-        };
-        bits |= span(lo, slide.first[0] as usize);
-    }
-    bits
-}
 
 /// Line positions of the first three pieces from the slide's origin toward `dir` (`NONE`
 /// where there are fewer); `beyond(p)` is the first piece beyond position `p` that way.
@@ -119,29 +89,12 @@ impl Position {
         Rays::Uncover(uncover)
     }
 
-    /// Appends the quiet moves of the piece on `from` (of the side to move).
-    fn push_quiets_of(&self, list: &mut MoveList, from: Square) {
-        let c = self.side_to_move().index();
-        let i = from.index();
-        match self.piece_at(from).kind() {
-            Some(PieceKind::Chariot) => self.push_slides(list, from, false, GenType::Quiets),
-            Some(PieceKind::Cannon) => self.push_slides(list, from, true, GenType::Quiets),
-            Some(PieceKind::Horse) => {
-                self.push_leaps(list, from, &HORSE_MOVES[i], true, GenType::Quiets)
+    /// Appends the moves of `quiets` that give check.
+    fn push_checking(&mut self, list: &mut MoveList, quiets: &MoveList) {
+        for &mv in quiets.iter() {
+            if self.move_gives_check(mv) {
+                list.push(mv);
             }
-            Some(PieceKind::Pawn) => {
-                self.push_leaps(list, from, &PAWN_MOVES[c][i], false, GenType::Quiets)
-            }
-            Some(PieceKind::Elephant) => {
-                self.push_leaps(list, from, &ELEPHANT_MOVES[c][i], true, GenType::Quiets)
-            }
-            Some(PieceKind::Advisor) => {
-                self.push_leaps(list, from, &ADVISOR_MOVES[c][i], false, GenType::Quiets)
-            }
-            Some(PieceKind::King) => {
-                self.push_leaps(list, from, &KING_MOVES[c][i], false, GenType::Quiets)
-            }
-            None => {}
         }
     }
 
@@ -156,46 +109,34 @@ impl Position {
                 // Rare: any quiet move onto the open line checks. Try them all.
                 let mut quiets = MoveList::new();
                 self.generate_pseudo(&mut quiets, GenType::Quiets);
-                for &mv in quiets.iter() {
-                    if self.move_gives_check(mv) {
-                        list.push(mv);
-                    }
-                }
+                self.push_checking(list, &quiets);
                 return;
             }
         };
 
         // Pieces that may uncover a check: every quiet move of theirs, each tried.
-        let mut bb = uncover;
-        while bb != 0 {
-            let from = Square::from_index_unchecked(bb.trailing_zeros() as usize);
-            bb &= bb - 1;
+        for from in squares(uncover) {
             let mut quiets = MoveList::new();
-            self.push_quiets_of(&mut quiets, from);
-            for &mv in quiets.iter() {
-                if self.move_gives_check(mv) {
-                    list.push(mv);
-                }
-            }
+            self.push_moves_of(&mut quiets, from, GenType::Quiets);
+            self.push_checking(list, &quiets);
         }
 
         // Every other piece checks only by itself: move it to a checking square.
         let (kf, kr) = (king.file(), king.rank());
-        let krs = &RANK_SLIDES[kf][self.rank_occ(kr) as usize];
-        let kfs = &FILE_SLIDES[kr][self.file_occ(kf) as usize];
+        let (rank_occ, file_occ) = (self.rank_occ(kr), self.file_occ(kf));
+        let krs = &RANK_SLIDES[kf][rank_occ as usize];
+        let kfs = &FILE_SLIDES[kr][file_occ as usize];
+        // A cannon checks from an empty point with exactly one piece between it and the king.
         let line_targets = [
             (PieceKind::Chariot, krs.quiet, kfs.quiet),
             (
                 PieceKind::Cannon,
-                screened_points(krs, FILES),
-                screened_points(kfs, RANKS),
+                krs.cannon_reach(FILES) & !rank_occ,
+                kfs.cannon_reach(RANKS) & !file_occ,
             ),
         ];
         for (kind, on_king_rank, on_king_file) in line_targets {
-            let mut bb = self.pieces(us, kind) & !uncover;
-            while bb != 0 {
-                let from = Square::from_index_unchecked(bb.trailing_zeros() as usize);
-                bb &= bb - 1;
+            for from in squares(self.pieces(us, kind) & !uncover) {
                 let (sf, sr) = (from.file(), from.rank());
                 // Along its file to the king's rank, or along its rank to the king's file.
                 if on_king_rank & (1 << sf) != 0
@@ -221,7 +162,7 @@ impl Position {
                         .is_empty()
                 };
                 if empty(leg) && empty(from) {
-                    targets |= 1u128 << from;
+                    targets |= bit(Square::from_index_unchecked(from as usize));
                 }
             }
             self.push_leaps_onto(list, horses, targets, |sq| &HORSE_MOVES[sq.index()], true);
@@ -254,14 +195,12 @@ impl Position {
     fn push_leaps_onto(
         &self,
         list: &mut MoveList,
-        mut pieces: Bitboard,
+        pieces: Bitboard,
         targets: Bitboard,
         leaps_of: impl Fn(Square) -> &'static Leaps,
         blockable: bool,
     ) {
-        while pieces != 0 {
-            let from = Square::from_index_unchecked(pieces.trailing_zeros() as usize);
-            pieces &= pieces - 1;
+        for from in squares(pieces) {
             let leaps = leaps_of(from);
             for &(to, block) in &leaps.to[..leaps.len as usize] {
                 if targets & (1u128 << to) != 0

@@ -112,7 +112,7 @@ fn pop_square(bb: &mut Bitboard) -> Square {
 
 impl Position {
     #[inline]
-    pub(super) fn push_leaps(
+    fn push_leaps(
         &self,
         list: &mut MoveList,
         from: Square,
@@ -143,13 +143,7 @@ impl Position {
     }
 
     #[inline]
-    pub(super) fn push_slides(
-        &self,
-        list: &mut MoveList,
-        from: Square,
-        cannon: bool,
-        kind: GenType,
-    ) {
+    fn push_slides(&self, list: &mut MoveList, from: Square, cannon: bool, kind: GenType) {
         let us = self.side_to_move();
         let (file, rank) = (from.file(), from.rank());
         let rs = &RANK_SLIDES[file][self.rank_occ(rank) as usize];
@@ -188,6 +182,27 @@ impl Position {
                     }
                 }
             }
+        }
+    }
+
+    /// Appends the pseudo-legal moves of `kind` of the piece on `from` (one of the side to
+    /// move's; nothing for an empty square).
+    pub(super) fn push_moves_of(&self, list: &mut MoveList, from: Square, kind: GenType) {
+        let c = self.side_to_move().index();
+        let i = from.index();
+        match self.piece_at(from).kind() {
+            Some(PieceKind::Chariot) => self.push_slides(list, from, false, kind),
+            Some(PieceKind::Cannon) => self.push_slides(list, from, true, kind),
+            Some(PieceKind::Horse) => self.push_leaps(list, from, &HORSE_MOVES[i], true, kind),
+            Some(PieceKind::Pawn) => self.push_leaps(list, from, &PAWN_MOVES[c][i], false, kind),
+            Some(PieceKind::Elephant) => {
+                self.push_leaps(list, from, &ELEPHANT_MOVES[c][i], true, kind)
+            }
+            Some(PieceKind::Advisor) => {
+                self.push_leaps(list, from, &ADVISOR_MOVES[c][i], false, kind)
+            }
+            Some(PieceKind::King) => self.push_leaps(list, from, &KING_MOVES[c][i], false, kind),
+            None => {}
         }
     }
 

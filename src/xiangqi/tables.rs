@@ -19,6 +19,51 @@ pub struct Slide {
     pub second: [u8; 2],
 }
 
+impl Slide {
+    /// Positions a chariot attacks along the line: the empty points and the first blocker
+    /// each way.
+    #[inline]
+    pub fn chariot_reach(&self) -> u16 {
+        let mut bits = self.quiet;
+        for &f in &self.first {
+            if f != NONE {
+                bits |= 1 << f;
+            }
+        }
+        bits
+    }
+
+    /// Positions a cannon attacks along a line of `len` points: beyond its screen, up to and
+    /// including the second blocker each way.
+    #[inline]
+    pub fn cannon_reach(&self, len: usize) -> u16 {
+        let mut bits = 0u16;
+        if self.first[1] != NONE {
+            let lo = self.first[1] as usize + 1;
+            let hi = if self.second[1] != NONE {
+                self.second[1] as usize
+            } else {
+                len - 1
+            };
+            if hi >= lo {
+                bits |= (((1u32 << (hi + 1)) - 1) & !((1u32 << lo) - 1)) as u16;
+            }
+        }
+        if self.first[0] != NONE {
+            let hi = self.first[0] as usize; // exclusive
+            let lo = if self.second[0] != NONE {
+                self.second[0] as usize
+            } else {
+                0
+            };
+            if hi > lo {
+                bits |= (((1u32 << hi) - 1) & !((1u32 << lo) - 1)) as u16;
+            }
+        }
+        bits
+    }
+}
+
 const fn build_slides<const LEN: usize, const OCC: usize>() -> [[Slide; OCC]; LEN] {
     let empty = Slide {
         quiet: 0,

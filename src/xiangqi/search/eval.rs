@@ -15,7 +15,7 @@ use crate::xiangqi::Position;
 use crate::xiangqi::position::Bitboard;
 use crate::xiangqi::tables::{
     ADVISOR_MOVES, ELEPHANT_MOVES, FILE_MASKS, FILE_SLIDES, HORSE_ATTACKERS, HORSE_MOVES,
-    KING_MOVES, Leaps, NONE, PAWN_MOVES, RANK_SLIDES, Slide,
+    KING_MOVES, Leaps, NONE, PAWN_MOVES, RANK_SLIDES,
 };
 use crate::xiangqi::types::{Color, FILES, PieceKind, RANKS, SQUARES, Square};
 
@@ -334,48 +334,6 @@ fn between_count(occ: u16, a: usize, b: usize) -> u32 {
     (occ as u32 & mask).count_ones()
 }
 
-/// Positions a chariot attacks along one line (empty points and the first blocker each way).
-#[inline]
-fn chariot_line(slide: &Slide) -> u16 {
-    let mut bits = slide.quiet;
-    for &f in &slide.first {
-        if f != NONE {
-            bits |= 1 << f;
-        }
-    }
-    bits
-}
-
-/// Positions a cannon attacks along one line of `len` points: beyond its screen, up
-/// to and including the second blocker.
-#[inline]
-fn cannon_line(slide: &Slide, len: usize) -> u16 {
-    let mut bits = 0u16;
-    if slide.first[1] != NONE {
-        let lo = slide.first[1] as usize + 1;
-        let hi = if slide.second[1] != NONE {
-            slide.second[1] as usize
-        } else {
-            len - 1
-        };
-        if hi >= lo {
-            bits |= (((1u32 << (hi + 1)) - 1) & !((1u32 << lo) - 1)) as u16;
-        }
-    }
-    if slide.first[0] != NONE {
-        let hi = slide.first[0] as usize; // exclusive
-        let lo = if slide.second[0] != NONE {
-            slide.second[0] as usize
-        } else {
-            0
-        };
-        if hi > lo {
-            bits |= (((1u32 << hi) - 1) & !((1u32 << lo) - 1)) as u16;
-        }
-    }
-    bits
-}
-
 /// Line positions (bit = rank) spread onto file a: bit `r` becomes square `r * 9`.
 static FILE_SPREAD: [Bitboard; 1 << RANKS] = {
     let mut t = [0u128; 1 << RANKS];
@@ -486,16 +444,16 @@ fn attack_maps(pos: &Position) -> AttackMaps {
             let sq = pop(&mut bb);
             let rs = &RANK_SLIDES[sq.file()][pos.rank_occ(sq.rank()) as usize];
             let fs = &FILE_SLIDES[sq.rank()][pos.file_occ(sq.file()) as usize];
-            lines |= (chariot_line(rs) as u128) << (sq.rank() * FILES);
-            lines |= FILE_SPREAD[chariot_line(fs) as usize] << sq.file();
+            lines |= (rs.chariot_reach() as u128) << (sq.rank() * FILES);
+            lines |= FILE_SPREAD[fs.chariot_reach() as usize] << sq.file();
         }
         let mut bb = pos.pieces(color, PieceKind::Cannon);
         while bb != 0 {
             let sq = pop(&mut bb);
             let rs = &RANK_SLIDES[sq.file()][pos.rank_occ(sq.rank()) as usize];
             let fs = &FILE_SLIDES[sq.rank()][pos.file_occ(sq.file()) as usize];
-            minor |= (cannon_line(rs, FILES) as u128) << (sq.rank() * FILES);
-            minor |= FILE_SPREAD[cannon_line(fs, RANKS) as usize] << sq.file();
+            minor |= (rs.cannon_reach(FILES) as u128) << (sq.rank() * FILES);
+            minor |= FILE_SPREAD[fs.cannon_reach(RANKS) as usize] << sq.file();
             cannon_moves |= (rs.quiet as u128) << (sq.rank() * FILES);
             cannon_moves |= FILE_SPREAD[fs.quiet as usize] << sq.file();
         }
@@ -585,10 +543,10 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, maps: &AttackMaps, sink: &mut 
         chariot_mobility += mob - 6;
         let before = chariot_palace;
         if palace_ranks & (1 << sq.rank()) != 0 {
-            chariot_palace += (chariot_line(rs) & PALACE_FILES).count_ones() as i32;
+            chariot_palace += (rs.chariot_reach() & PALACE_FILES).count_ones() as i32;
         }
         if PALACE_FILES & (1 << sq.file()) != 0 {
-            chariot_palace += (chariot_line(fs) & palace_ranks).count_ones() as i32;
+            chariot_palace += (fs.chariot_reach() & palace_ranks).count_ones() as i32;
         }
         palace_attackers += (chariot_palace > before) as i32;
     }
@@ -638,10 +596,10 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, maps: &AttackMaps, sink: &mut 
         cannon_mobility += (rs.quiet.count_ones() + fs.quiet.count_ones()) as i32 - 6;
         let before = cannon_palace;
         if palace_ranks & (1 << sq.rank()) != 0 {
-            cannon_palace += (cannon_line(rs, FILES) & PALACE_FILES).count_ones() as i32;
+            cannon_palace += (rs.cannon_reach(FILES) & PALACE_FILES).count_ones() as i32;
         }
         if PALACE_FILES & (1 << sq.file()) != 0 {
-            cannon_palace += (cannon_line(fs, RANKS) & palace_ranks).count_ones() as i32;
+            cannon_palace += (fs.cannon_reach(RANKS) & palace_ranks).count_ones() as i32;
         }
         palace_attackers += (cannon_palace > before) as i32;
     }
@@ -694,10 +652,10 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, maps: &AttackMaps, sink: &mut 
     // Checks a chariot or cannon could give on a point the enemy does not guard.
     let krs = &RANK_SLIDES[their_king.file()][pos.rank_occ(their_king.rank()) as usize];
     let kfs = &FILE_SLIDES[their_king.rank()][pos.file_occ(their_king.file()) as usize];
-    let king_lines = ((chariot_line(krs) as u128) << (their_king.rank() * FILES))
-        | (FILE_SPREAD[chariot_line(kfs) as usize] << their_king.file());
-    let king_screens = ((cannon_line(krs, FILES) as u128) << (their_king.rank() * FILES))
-        | (FILE_SPREAD[cannon_line(kfs, RANKS) as usize] << their_king.file());
+    let king_lines = ((krs.chariot_reach() as u128) << (their_king.rank() * FILES))
+        | (FILE_SPREAD[kfs.chariot_reach() as usize] << their_king.file());
+    let king_screens = ((krs.cannon_reach(FILES) as u128) << (their_king.rank() * FILES))
+        | (FILE_SPREAD[kfs.cannon_reach(RANKS) as usize] << their_king.file());
     let unguarded = !maps.all[them.index()];
     sink.scalar(
         CHARIOT_CHECKS,
@@ -1057,9 +1015,9 @@ mod tests {
                 let rs = &RANK_SLIDES[sq.file()][rank_occ as usize];
                 let fs = &FILE_SLIDES[sq.rank()][file_occ as usize];
                 let (c, k) = walk(rank_occ, sq.file(), FILES);
-                assert_eq!((chariot_line(rs), cannon_line(rs, FILES)), (c, k));
+                assert_eq!((rs.chariot_reach(), rs.cannon_reach(FILES)), (c, k));
                 let (c, k) = walk(file_occ, sq.rank(), RANKS);
-                assert_eq!((chariot_line(fs), cannon_line(fs, RANKS)), (c, k));
+                assert_eq!((fs.chariot_reach(), fs.cannon_reach(RANKS)), (c, k));
             }
         }
     }
