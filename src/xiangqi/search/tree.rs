@@ -677,7 +677,7 @@ impl<'a> Worker<'a> {
             let piece = self.pos.piece_at(mv.from());
             let refutation = Picker::is_refutation_score(order);
             let bad_capture = capture && Picker::is_bad_capture_score(order);
-            // Shallow-depth pruning decided before the move is made (checks are found after).
+            // Shallow-depth pruning, decided before the move is made.
             let may_prune = !pv_node && !in_check && best > -MATE_BOUND;
             if may_prune
                 && capture
@@ -688,19 +688,19 @@ impl<'a> Worker<'a> {
             {
                 continue;
             }
-            self.count_node();
-            self.make(ply, mv);
-            let gives_check = self.pos.in_check();
-            if may_prune && !capture && !gives_check && !refutation {
+            // Late move, futility and history pruning of quiet moves that do not check.
+            if may_prune && !capture && !refutation {
                 let history = self.h.history[piece.code()][mv.to().index()];
                 let prune = moves_done as i32 >= lmp_limit
                     || (depth <= 8 && eval + 120 + 100 * depth <= alpha)
                     || (depth <= 3 && history < -3000 * depth);
-                if prune {
-                    self.unmake();
+                if prune && !self.pos.move_gives_check(mv) {
                     continue;
                 }
             }
+            self.count_node();
+            self.make(ply, mv);
+            let gives_check = self.pos.in_check();
             moves_done += 1;
             // Extend checks that do not simply lose the checking piece.
             let mut extension = 0;
