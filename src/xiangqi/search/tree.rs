@@ -629,6 +629,56 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // ProbCut: a capture that wins enough to beat beta by a margin in a search four plies
+        // shallower very likely beats beta in the full search too.
+        let probcut_beta = beta + 180 - 60 * improving as i32;
+        if !pv_node
+            && !in_check
+            && depth >= 5
+            && beta.abs() < MATE_BOUND
+            && !tt.is_some_and(|t| {
+                t.depth as i32 >= depth - 3 && score_from_tt(t.score, ply) < probcut_beta
+            })
+        {
+            let mut captures = MoveList::new();
+            self.pos.generate_pseudo(&mut captures, GenType::Captures);
+            let mut picker = Picker::new_quiescence(&self.pos, captures, tt_move, self.h);
+            while let Some((mv, _)) = picker.next_move() {
+                if see(&self.pos, mv) < probcut_beta - eval || !self.pos.move_is_safe(mv) {
+                    continue;
+                }
+                self.count_node();
+                self.make(ply, mv);
+                let mut v = -self.qsearch(-probcut_beta, -probcut_beta + 1, ply + 1, 0);
+                if v >= probcut_beta {
+                    v = -self.search(
+                        -probcut_beta,
+                        -probcut_beta + 1,
+                        depth - 4,
+                        ply + 1,
+                        !cut_node,
+                    );
+                }
+                self.unmake();
+                if self.counter.stopped {
+                    return 0;
+                }
+                if v >= probcut_beta {
+                    self.store(
+                        key,
+                        TtData {
+                            move_bits: mv.bits(),
+                            score: score_to_tt(v, ply),
+                            eval: eval.clamp(-MATE, MATE) as i16,
+                            depth: (depth - 3).clamp(-1, 120) as i8,
+                            bound: TtBound::Lower,
+                        },
+                    );
+                    return v;
+                }
+            }
+        }
+
         // Internal iterative reduction: no hash move, a shallower search first.
         if depth >= 6 && tt_move.is_none() && (pv_node || cut_node) {
             depth -= 1;
