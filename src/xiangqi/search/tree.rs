@@ -121,6 +121,25 @@ fn null_move_allowed(pos: &Position, color: Color) -> bool {
     (chariots >= 1 && chariots + minors >= 2) || minors >= 3
 }
 
+/// The table entry for a searched node: `score` moved to table form for `ply`, the static
+/// evaluation (`None` in check, stored as 0) and the depth clamped to the table's range.
+fn node_entry(
+    best: Option<Move>,
+    score: i32,
+    ply: usize,
+    static_eval: Option<i32>,
+    depth: i32,
+    bound: TtBound,
+) -> TtData {
+    TtData {
+        move_bits: best.map_or(0, |m| m.bits()),
+        score: score_to_tt(score, ply),
+        eval: static_eval.map_or(0, |e| e.clamp(-MATE, MATE) as i16),
+        depth: depth.clamp(-1, 120) as i8,
+        bound,
+    }
+}
+
 pub(crate) struct Worker<'a> {
     sh: &'a Shared<'a>,
     pos: Position,
@@ -351,17 +370,14 @@ impl<'a> Worker<'a> {
             let best = self.root_moves[0].mv;
             self.store(
                 self.pos.key(),
-                TtData {
-                    move_bits: best.bits(),
-                    score: score_to_tt(self.root_moves[0].score, 0),
-                    eval: if self.pos.in_check() {
-                        0
-                    } else {
-                        evaluate(&self.pos) as i16
-                    },
-                    depth: search_depth.clamp(0, 120) as i8,
-                    bound: TtBound::Exact,
-                },
+                node_entry(
+                    Some(best),
+                    self.root_moves[0].score,
+                    0,
+                    (!self.pos.in_check()).then(|| evaluate(&self.pos)),
+                    search_depth,
+                    TtBound::Exact,
+                ),
             );
             stability.update(best);
             if let Some(report) = report.as_mut() {
@@ -666,13 +682,7 @@ impl<'a> Worker<'a> {
                 if v >= probcut_beta {
                     self.store(
                         key,
-                        TtData {
-                            move_bits: mv.bits(),
-                            score: score_to_tt(v, ply),
-                            eval: eval.clamp(-MATE, MATE) as i16,
-                            depth: (depth - 3).clamp(-1, 120) as i8,
-                            bound: TtBound::Lower,
-                        },
+                        node_entry(Some(mv), v, ply, Some(eval), depth - 3, TtBound::Lower),
                     );
                     return v;
                 }
@@ -843,17 +853,14 @@ impl<'a> Worker<'a> {
         };
         self.store(
             key,
-            TtData {
-                move_bits: best_move.map_or(0, |m| m.bits()),
-                score: score_to_tt(best, ply),
-                eval: if in_check {
-                    0
-                } else {
-                    eval.clamp(-MATE, MATE) as i16
-                },
-                depth: depth.clamp(-1, 120) as i8,
+            node_entry(
+                best_move,
+                best,
+                ply,
+                (!in_check).then_some(eval),
+                depth,
                 bound,
-            },
+            ),
         );
         best
     }
@@ -990,17 +997,14 @@ impl<'a> Worker<'a> {
         };
         self.store(
             key,
-            TtData {
-                move_bits: best_move.map_or(0, |m| m.bits()),
-                score: score_to_tt(best, ply),
-                eval: if stand > -INFINITE {
-                    stand.clamp(-MATE, MATE) as i16
-                } else {
-                    0
-                },
-                depth: -1,
+            node_entry(
+                best_move,
+                best,
+                ply,
+                (stand > -INFINITE).then_some(stand),
+                -1,
                 bound,
-            },
+            ),
         );
         best
     }
