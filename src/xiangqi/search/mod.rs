@@ -7,6 +7,7 @@
 //! parameters, the table contents and the limits in nodes or depth, never on the clock, so a
 //! fixed node count gives the same result every time.
 
+mod correction;
 pub mod eval;
 pub mod ordering;
 pub mod see;

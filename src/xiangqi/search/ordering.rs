@@ -1,6 +1,7 @@
 //! Move ordering: the hash move, then captures by MVV-LVA (the ones that lose material by
 //! SEE go last), killers, the countermove, and quiet moves by history.
 
+use super::correction::Correction;
 use super::see::{SEE_VALUE, see, value_on};
 use crate::engine::score::MAX_PLY;
 use crate::xiangqi::Position;
@@ -28,6 +29,8 @@ pub struct Heuristics {
     /// Continuation history: how well a quiet move (piece, target) did after an earlier move
     /// (piece, target) one or two plies before, flattened; see `cont_base`.
     pub cont: Vec<i16>,
+    /// How far the static evaluation has been off, by parts of the placement.
+    pub correction: Correction,
 }
 
 /// Size of one continuation-history block (all pieces and targets after one earlier move).
@@ -47,6 +50,7 @@ impl Heuristics {
             killers: [[None; 2]; MAX_PLY + 2],
             counter: [[None; SQUARES]; 16],
             cont: vec![0; CONT_BLOCK * CONT_BLOCK],
+            correction: Correction::new(),
         })
     }
 
@@ -56,6 +60,7 @@ impl Heuristics {
         self.killers = [[None; 2]; MAX_PLY + 2];
         self.counter = [[None; SQUARES]; 16];
         self.cont.fill(0);
+        self.correction.clear();
     }
 
     /// The ordering score of a quiet move: history plus the continuation histories of the

@@ -1,6 +1,7 @@
 //! One search thread: iterative deepening at the root, the principal variation search and
 //! quiescence, with the repetition verdicts inside the tree.
 
+use super::correction::CorrectionKeys;
 use super::eval::evaluate;
 use super::ordering::{Heuristics, OrderContext, Picker, cont_base};
 use super::see::{SEE_VALUE, see, value_on};
@@ -576,10 +577,22 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // The static evaluation as computed (kept in the table), and corrected by what the
+        // correction history learned.
+        let corr_keys = (!in_check).then(|| CorrectionKeys::of(&self.pos));
+        let raw_eval = match (corr_keys, tt) {
+            (None, _) => -INFINITE,
+            (Some(_), Some(t)) => t.eval as i32,
+            (Some(_), None) => evaluate(&self.pos),
+        };
+        let static_eval = match corr_keys {
+            Some(k) => (raw_eval + self.h.correction.get(k)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
+            None => -INFINITE,
+        };
         let eval = if in_check {
             -INFINITE
         } else if let Some(t) = tt {
-            let e = t.eval as i32;
+            let e = static_eval;
             let v = score_from_tt(t.score, ply);
             // The stored score is a better estimate when its bound points the right way.
             match t.bound {
@@ -589,7 +602,7 @@ impl<'a> Worker<'a> {
                 _ => e,
             }
         } else {
-            evaluate(&self.pos)
+            static_eval
         };
         self.stack[ply].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
@@ -682,7 +695,7 @@ impl<'a> Worker<'a> {
                 if v >= probcut_beta {
                     self.store(
                         key,
-                        node_entry(Some(mv), v, ply, Some(eval), depth - 3, TtBound::Lower),
+                        node_entry(Some(mv), v, ply, Some(raw_eval), depth - 3, TtBound::Lower),
                     );
                     return v;
                 }
@@ -844,6 +857,15 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // The search says how wrong the static evaluation was, unless a capture decided it.
+        if let Some(keys) = corr_keys
+            && best.abs() < MATE_BOUND
+            && best_move.is_none_or(|m| self.pos.piece_at(m.to()).is_empty())
+            && ((best < static_eval && best < beta) || (best > static_eval && best_move.is_some()))
+        {
+            self.h.correction.update(keys, depth, best, static_eval);
+        }
+
         let bound = if best >= beta {
             TtBound::Lower
         } else if pv_node && best_move.is_some() {
@@ -857,7 +879,7 @@ impl<'a> Worker<'a> {
                 best_move,
                 best,
                 ply,
-                (!in_check).then_some(eval),
+                (!in_check).then_some(raw_eval),
                 depth,
                 bound,
             ),
@@ -898,6 +920,7 @@ impl<'a> Worker<'a> {
 
         let mut best;
         let stand;
+        let mut raw_stand = -INFINITE;
         let mut list = MoveList::new();
         if in_check {
             stand = -INFINITE;
@@ -907,10 +930,12 @@ impl<'a> Worker<'a> {
                 return mated_in(ply);
             }
         } else {
-            stand = match tt {
+            raw_stand = match tt {
                 Some(t) => t.eval as i32,
                 None => evaluate(&self.pos),
             };
+            let correction = self.h.correction.get(CorrectionKeys::of(&self.pos));
+            stand = (raw_stand + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
             if stand >= beta {
                 return stand;
             }
@@ -1001,7 +1026,7 @@ impl<'a> Worker<'a> {
                 best_move,
                 best,
                 ply,
-                (stand > -INFINITE).then_some(stand),
+                (raw_stand > -INFINITE).then_some(raw_stand),
                 -1,
                 bound,
             ),

@@ -1,0 +1,167 @@
+//! Correction history: how far the static evaluation has been off, on average, in positions
+//! that share a part of their placement (the soldiers; each side's king, advisors and
+//! elephants). The search adds the learned error to the static evaluation before it prunes
+//! with it, and learns from every node whose search result says the evaluation was wrong.
+
+use crate::xiangqi::Position;
+use crate::xiangqi::position::Bitboard;
+use crate::xiangqi::types::{Color, PieceKind};
+
+/// Entries per side to move in each table (a power of two).
+const ENTRIES: usize = 1 << 14;
+/// Largest magnitude of an entry.
+const LIMIT: i32 = 1024;
+/// Entries are in 1/`UNITS_PER_CP` centipawns (summed over the tables).
+const UNITS_PER_CP: i32 = 16;
+
+/// Per-thread correction tables, indexed by side to move and a hash of part of the placement.
+///
+/// Invariant: every entry is within `±LIMIT`.
+pub struct Correction {
+    soldiers: Vec<i16>,
+    defenders: Vec<i16>,
+}
+
+/// The two table indices of a position: soldiers, defenders; each already offset by the side
+/// to move.
+#[derive(Clone, Copy)]
+pub struct CorrectionKeys([usize; 2]);
+
+/// Mixes a pair of bitboards into a well-spread 64-bit value.
+#[inline]
+fn mix(a: Bitboard, b: Bitboard) -> u64 {
+    const K: [u64; 4] = [
+        0x9E37_79B9_7F4A_7C15,
+        0xC2B2_AE3D_27D4_EB4F,
+        0x1656_67B1_9E37_79F9,
+        0xD6E8_FEB8_6659_FD93,
+    ];
+    let mut h = (a as u64).wrapping_mul(K[0])
+        ^ ((a >> 64) as u64).wrapping_mul(K[1])
+        ^ (b as u64).wrapping_mul(K[2])
+        ^ ((b >> 64) as u64).wrapping_mul(K[3]);
+    h ^= h >> 29;
+    h = h.wrapping_mul(K[0]);
+    h ^ (h >> 32)
+}
+
+/// The bitboard of `color`'s king, advisors and elephants.
+#[inline]
+fn defenders(pos: &Position, color: Color) -> Bitboard {
+    pos.pieces(color, PieceKind::King)
+        | pos.pieces(color, PieceKind::Advisor)
+        | pos.pieces(color, PieceKind::Elephant)
+}
+
+impl CorrectionKeys {
+    /// The table indices for `pos`.
+    #[inline]
+    pub fn of(pos: &Position) -> CorrectionKeys {
+        let side = pos.side_to_move().index() * ENTRIES;
+        let soldiers = mix(
+            pos.pieces(Color::Red, PieceKind::Pawn),
+            pos.pieces(Color::Black, PieceKind::Pawn),
+        );
+        let defence = mix(defenders(pos, Color::Red), defenders(pos, Color::Black));
+        CorrectionKeys([
+            side + (soldiers as usize & (ENTRIES - 1)),
+            side + (defence as usize & (ENTRIES - 1)),
+        ])
+    }
+}
+
+impl Correction {
+    /// Empty tables.
+    pub fn new() -> Correction {
+        Correction {
+            soldiers: vec![0; 2 * ENTRIES],
+            defenders: vec![0; 2 * ENTRIES],
+        }
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.soldiers.fill(0);
+        self.defenders.fill(0);
+    }
+
+    /// The correction, in centipawns for the side to move, to add to the static evaluation.
+    #[inline]
+    pub fn get(&self, keys: CorrectionKeys) -> i32 {
+        let [s, d] = keys.0;
+        (self.soldiers[s] as i32 + self.defenders[d] as i32) / UNITS_PER_CP
+    }
+
+    /// Learns from a node searched to `depth` whose result was `score` where the (corrected)
+    /// static evaluation said `static_eval`.
+    #[inline]
+    pub fn update(&mut self, keys: CorrectionKeys, depth: i32, score: i32, static_eval: i32) {
+        let bonus = ((score - static_eval) * depth / 4).clamp(-LIMIT / 4, LIMIT / 4);
+        let [s, d] = keys.0;
+        for entry in [&mut self.soldiers[s], &mut self.defenders[d]] {
+            let v = *entry as i32;
+            *entry = (v + bonus - v * bonus.abs() / LIMIT) as i16;
+        }
+    }
+}
+
+impl Default for Correction {
+    fn default() -> Self {
+        Correction::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn learns_the_sign_of_the_error_and_stays_bounded() {
+        let pos = Position::startpos();
+        let keys = CorrectionKeys::of(&pos);
+        let mut c = Correction::new();
+        assert_eq!(c.get(keys), 0);
+        // The search keeps finding the position 300 cp better than its static evaluation.
+        c.update(keys, 8, 300, 0);
+        let once = c.get(keys);
+        assert!(once > 0, "one update moves the correction up, got {once}");
+        for _ in 0..1000 {
+            c.update(keys, 20, 5000, 0);
+        }
+        let most = 2 * LIMIT / UNITS_PER_CP;
+        assert!(
+            c.get(keys) > once && c.get(keys) <= most,
+            "got {}",
+            c.get(keys)
+        );
+        // Then consistently worse: the correction turns negative.
+        for _ in 0..1000 {
+            c.update(keys, 20, -5000, 0);
+        }
+        assert!(
+            c.get(keys) < 0 && c.get(keys) >= -most,
+            "got {}",
+            c.get(keys)
+        );
+        c.clear();
+        assert_eq!(c.get(keys), 0);
+    }
+
+    #[test]
+    fn keys_depend_on_soldiers_defenders_and_side_to_move() {
+        let start = Position::startpos();
+        let keys = |fen: &str| CorrectionKeys::of(&Position::from_fen(fen).expect("valid FEN")).0;
+        let base = CorrectionKeys::of(&start).0;
+        // A chariot move changes neither part.
+        let chariot = keys("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/R8/1NBAKABNR b");
+        assert_eq!(chariot, base.map(|i| i + ENTRIES));
+        // A soldier move changes the soldier index only (same side to move as the start).
+        let soldier = keys("rnbakabnr/9/1c5c1/p1p1p1p1p/9/2P6/P3P1P1P/1C5C1/9/RNBAKABNR w");
+        assert_ne!(soldier[0], base[0]);
+        assert_eq!(soldier[1], base[1]);
+        // An advisor move changes the defenders index only.
+        let advisor = keys("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4A4/RNB1KABNR w");
+        assert_eq!(advisor[0], base[0]);
+        assert_ne!(advisor[1], base[1]);
+    }
+}
