@@ -253,6 +253,16 @@ impl<'a> Worker<'a> {
         (z % span) as i32 - self.sh.randomness
     }
 
+    /// The static evaluation of the position (the table's when it holds one), and the same
+    /// corrected by the correction history, kept below the mate scores. The first is what the
+    /// table keeps. Only for a side not in check.
+    #[inline]
+    fn static_evals(&self, tt: Option<TtData>, keys: CorrectionKeys) -> (i32, i32) {
+        let raw = tt.map_or_else(|| evaluate(&self.pos), |t| i32::from(t.eval));
+        let corrected = (raw + self.h.correction.get(keys)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+        (raw, corrected)
+    }
+
     /// Stores a searched node in the transposition table, unless its score was decided by a
     /// repetition rule (path-dependent: see [`RULE_BOUND`]; the table keeps such scores as
     /// they are, since only mate scores are moved by ply).
@@ -580,15 +590,8 @@ impl<'a> Worker<'a> {
         // The static evaluation as computed (kept in the table), and corrected by what the
         // correction history learned.
         let corr_keys = (!in_check).then(|| CorrectionKeys::of(&self.pos));
-        let raw_eval = match (corr_keys, tt) {
-            (None, _) => -INFINITE,
-            (Some(_), Some(t)) => t.eval as i32,
-            (Some(_), None) => evaluate(&self.pos),
-        };
-        let static_eval = match corr_keys {
-            Some(k) => (raw_eval + self.h.correction.get(k)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
-            None => -INFINITE,
-        };
+        let (raw_eval, static_eval) =
+            corr_keys.map_or((-INFINITE, -INFINITE), |k| self.static_evals(tt, k));
         let eval = if in_check {
             -INFINITE
         } else if let Some(t) = tt {
@@ -930,12 +933,7 @@ impl<'a> Worker<'a> {
                 return mated_in(ply);
             }
         } else {
-            raw_stand = match tt {
-                Some(t) => t.eval as i32,
-                None => evaluate(&self.pos),
-            };
-            let correction = self.h.correction.get(CorrectionKeys::of(&self.pos));
-            stand = (raw_stand + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+            (raw_stand, stand) = self.static_evals(tt, CorrectionKeys::of(&self.pos));
             if stand >= beta {
                 return stand;
             }
