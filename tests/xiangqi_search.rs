@@ -424,3 +424,23 @@ fn mate_threats_made_by_quiet_moves_are_seen() {
     pos.make_move(best);
     assert!(mated_within(&mut pos, 1), "{best} mates in 2");
 }
+
+#[test]
+fn go_mate_searches_well_past_the_mates_length() {
+    // A mate in 5 for black, set by Pikafish-HCE on a match game (the game's position
+    // without its history). The selective search first proves it past depth 15, where
+    // `go mate 5` used to stop (2N + 5 plies) and say "no mate in 5 found".
+    let fen = "2bak2nr/3Ca4/b8/p5p1p/6P2/8P/4n4/9/4K4/2r6 b - - 3 61";
+    let limits = Limits {
+        mate_moves: Some(5),
+        ..Limits::default()
+    };
+    let mut searcher = Searcher::new(16, 1);
+    let (out, _) = search_with(fen, limits, &SearchParams::default(), &mut searcher);
+    assert!(
+        out.score.mate_within(5).is_some(),
+        "score {:?} after depth {}",
+        out.score,
+        out.depth
+    );
+}

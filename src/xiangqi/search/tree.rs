@@ -7,7 +7,7 @@ use super::ordering::{Heuristics, OrderContext, Picker, cont_base};
 use super::see::{SEE_VALUE, see, value_on};
 use super::{Shared, info_line};
 use crate::engine::deepening::{
-    Aspiration, LastCompleted, Stability, TimeScale, Window, thread_depth,
+    Aspiration, LastCompleted, Stability, TimeScale, Window, mate_search_done, thread_depth,
 };
 use crate::engine::score::{
     INFINITE, MATE, MATE_BOUND, MAX_PLY, RootMove, mate_in, mated_in, score_from_tt, score_to_tt,
@@ -415,15 +415,10 @@ impl<'a> Worker<'a> {
                 if score.abs() >= MATE_BOUND && depth > 2 * (MATE - score.abs()) + 6 {
                     break;
                 }
-                // `go mate N`: done once a mate in at most N moves is proven, or once the
-                // depth covers N moves with room for the checks' replies (none was found).
-                if let Some(moves) = control.mate_limit() {
-                    let moves = moves.clamp(1, 60);
-                    if super::report_score(score).mate_within(moves).is_some()
-                        || depth >= 2 * moves as i32 + 5
-                    {
-                        break;
-                    }
+                if let Some(moves) = control.mate_limit()
+                    && mate_search_done(depth, super::report_score(score), moves.clamp(1, 60))
+                {
+                    break;
                 }
                 let scale = stability.time_percent(&TIME_SCALE, self.root_moves.len(), completed);
                 if control.soft_limit_reached(scale) {
