@@ -8,8 +8,9 @@ side to move in `fen` made the first one). Prints one line per engine:
     NAME: M moves, A ms a move, T time losses in G games
 A time loss is a game ended for the `timeout` reason and lost by that engine.
 """
-import json
 import sys
+
+from match_records import records
 
 
 def main(paths):
@@ -20,27 +21,22 @@ def main(paths):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     totals = {}
-    for path in paths:
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                if not line.strip():
-                    continue
-                g = json.loads(line)
-                if "red" not in g:
-                    continue
-                plies = len(g["moves"].split())
-                black_first = g["fen"].split()[1] == "b"
-                first, second = (plies + 1) // 2, plies // 2
-                red_moves, black_moves = (second, first) if black_first else (first, second)
-                for colour, moves in (("red", red_moves), ("black", black_moves)):
-                    name = g[colour]
-                    t = totals.setdefault(name, {"ms": 0, "moves": 0, "games": 0, "lost": 0})
-                    t["ms"] += g[f"{colour}_time_ms"]
-                    t["moves"] += moves
-                    t["games"] += 1
-                    lost = "0-1" if colour == "red" else "1-0"
-                    if g.get("reason") == "timeout" and g.get("result") == lost:
-                        t["lost"] += 1
+    for g in records(paths):
+        if "red" not in g:
+            continue
+        plies = len(g["moves"].split())
+        black_first = g["fen"].split()[1] == "b"
+        first, second = (plies + 1) // 2, plies // 2
+        red_moves, black_moves = (second, first) if black_first else (first, second)
+        for colour, moves in (("red", red_moves), ("black", black_moves)):
+            name = g[colour]
+            t = totals.setdefault(name, {"ms": 0, "moves": 0, "games": 0, "lost": 0})
+            t["ms"] += g[f"{colour}_time_ms"]
+            t["moves"] += moves
+            t["games"] += 1
+            lost = "0-1" if colour == "red" else "1-0"
+            if g.get("reason") == "timeout" and g.get("result") == lost:
+                t["lost"] += 1
     for name, t in totals.items():
         per_move = t["ms"] / max(1, t["moves"])
         print(f"{name}: {t['moves']} moves, {per_move:.1f} ms a move, "

@@ -15,44 +15,22 @@ NAME is the engine name in the records (default: qilin). Depth (default 14) is t
 `qilin match --results`; the judge speaks UCI with ranks 0-9, as Qilin's records do.
 """
 import argparse
-import json
-import os
-import subprocess
-import sys
+
+from match_records import UciEngine, records
 
 MATE = 30000
 
 
-class Judge:
-    """A UCI engine process answering one position at a time."""
+class Judge(UciEngine):
+    """The judge engine, answering one position at a time."""
 
     def __init__(self, path):
-        self.proc = subprocess.Popen(
-            [os.path.abspath(path)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            cwd=os.path.dirname(os.path.abspath(path)),
-        )
-        self.ask("uci", "uciok")
-
-    def ask(self, command, until):
-        self.proc.stdin.write(command + "\n")
-        self.proc.stdin.flush()
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                sys.exit(f"judge ended while answering '{command}'")
-            line = line.strip()
-            lines.append(line)
-            if line.startswith(until):
-                return lines
+        super().__init__(path, "judge")
 
     def score(self, fen, moves, depth):
         """(score for the side to move, best move) after `moves` from `fen`."""
         self.ask("isready", "readyok")
-        self.proc.stdin.write(f"position fen {fen} moves {' '.join(moves)}\n")
+        self.send(f"position fen {fen} moves {' '.join(moves)}")
         lines = self.ask(f"go depth {depth}", "bestmove")
         score = None
         for line in lines:
@@ -65,11 +43,6 @@ class Judge:
                 score = value
         best = lines[-1].split()[1] if len(lines[-1].split()) > 1 else "(none)"
         return score, best
-
-    def close(self):
-        self.proc.stdin.write("quit\n")
-        self.proc.stdin.flush()
-        self.proc.wait()
 
 
 def side_of(game, name):
@@ -114,8 +87,7 @@ def main():
     group.add_argument("--resigned", action="store_true")
     args = parser.parse_args()
 
-    with open(args.records) as f:
-        games = [json.loads(line) for line in f if line.strip()]
+    games = list(records([args.records]))
     judge = Judge(args.judge)
     try:
         for game in games:
@@ -129,7 +101,7 @@ def main():
                 score, _ = judge.score(game["fen"], moves, args.depth)
                 print(f"game {game['game']} ({side}, {game['plies']} plies): judge {score:+d}")
     finally:
-        judge.close()
+        judge.quit()
 
 
 if __name__ == "__main__":

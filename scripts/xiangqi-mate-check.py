@@ -18,41 +18,15 @@ Prints each puzzle Qilin misses and the totals; exits 1 if any puzzle is missed 
 as the records do.
 """
 import argparse
-import json
-import os
-import subprocess
 import sys
 import time
 
+import match_records
+from match_records import UciEngine
 
-class Uci:
-    """A UCI engine process answering one command at a time."""
 
-    def __init__(self, path):
-        self.proc = subprocess.Popen(
-            [os.path.abspath(path)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            cwd=os.path.dirname(os.path.abspath(path)),
-        )
-        self.ask("uci", "uciok")
-
-    def send(self, command):
-        self.proc.stdin.write(command + "\n")
-        self.proc.stdin.flush()
-
-    def ask(self, command, until):
-        self.send(command)
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                sys.exit(f"engine ended while answering '{command}'")
-            line = line.strip()
-            lines.append(line)
-            if line.startswith(until):
-                return lines
+class Uci(UciEngine):
+    """A UCI engine asked for searches from bare positions."""
 
     def search(self, fen, go):
         """The info and bestmove lines of `go` from `fen`, from a fresh table."""
@@ -66,10 +40,6 @@ class Uci:
         self.send(f"position fen {fen} moves {' '.join(moves)}".rstrip())
         line = self.ask("d", "FEN: ")[-1]
         return line[len("FEN: "):]
-
-    def quit(self):
-        self.send("quit")
-        self.proc.wait(timeout=10)
 
 
 def last_mate(lines):
@@ -96,24 +66,19 @@ def depth_found(lines, mate):
 
 def puzzles(records, judge, qilin, max_mate, judge_ms):
     """(game, FEN, M) for each checkmate game the judge sets a mate puzzle in."""
-    for path in records:
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                if not line.strip():
-                    continue
-                g = json.loads(line)
-                if g.get("reason") != "checkmate" or "red" not in g:
-                    continue
-                plies = g["moves"].split()
-                for n in range(max_mate, 0, -1):
-                    cut = len(plies) - (2 * n - 1)
-                    if cut < 0:
-                        continue
-                    fen = qilin.fen_after(g["fen"], plies[:cut])
-                    mate = last_mate(judge.search(fen, f"go movetime {judge_ms}"))
-                    if mate is not None and 0 < mate <= max_mate:
-                        yield g["game"], fen, mate
-                        break
+    for g in match_records.records(records):
+        if g.get("reason") != "checkmate" or "red" not in g:
+            continue
+        plies = g["moves"].split()
+        for n in range(max_mate, 0, -1):
+            cut = len(plies) - (2 * n - 1)
+            if cut < 0:
+                continue
+            fen = qilin.fen_after(g["fen"], plies[:cut])
+            mate = last_mate(judge.search(fen, f"go movetime {judge_ms}"))
+            if mate is not None and 0 < mate <= max_mate:
+                yield g["game"], fen, mate
+                break
 
 
 def main():
@@ -131,8 +96,8 @@ def main():
     if not args.puzzles and not (args.judge and args.records):
         ap.error("give --puzzles FILE, or --judge PATH and --records FILE...")
 
-    qilin = Uci(args.qilin)
-    judge = None if args.puzzles else Uci(args.judge)
+    qilin = Uci(args.qilin, "qilin")
+    judge = None if args.puzzles else Uci(args.judge, "judge")
     if args.puzzles:
         with open(args.puzzles, encoding="utf-8") as f:
             rows = [
