@@ -55,11 +55,16 @@ def last_mate(lines):
     return mate
 
 
+def within(got, mate):
+    """True when `got` (from last_mate) is a mate for the side to move in at most `mate` moves."""
+    return got is not None and 0 < got <= mate
+
+
 def depth_found(lines, mate):
     """The first iteration depth whose exact score is a mate in at most `mate` moves, or None."""
     for line in lines:
         words = line.split()
-        if "depth" in words and last_mate([line]) is not None and 0 < last_mate([line]) <= mate:
+        if "depth" in words and within(last_mate([line]), mate):
             return int(words[words.index("depth") + 1])
     return None
 
@@ -76,7 +81,7 @@ def puzzles(records, judge, qilin, max_mate, judge_ms):
                 continue
             fen = qilin.fen_after(g["fen"], plies[:cut])
             mate = last_mate(judge.search(fen, f"go movetime {judge_ms}"))
-            if mate is not None and 0 < mate <= max_mate:
+            if within(mate, max_mate):
                 yield g["game"], fen, mate
                 break
 
@@ -120,7 +125,7 @@ def main():
         took = time.monotonic() - start
         found = any(line == f"info string mate in {mate} found" for line in lines)
         got = last_mate(lines)
-        mate_ok = found and got is not None and 0 < got <= mate
+        mate_ok = found and within(got, mate)
         if mate_ok:
             slowest = max(slowest, took)
         timed = qilin.search(fen, f"go movetime {args.qilin_ms}")
@@ -128,7 +133,7 @@ def main():
         depth = depth_found(timed, mate)
         if depth is not None:
             depths.append((depth, mate))
-        timed_ok = got_timed is not None and 0 < got_timed <= mate
+        timed_ok = within(got_timed, mate)
         by_mate += mate_ok
         by_time += timed_ok
         missed += not (mate_ok or timed_ok)

@@ -23,8 +23,10 @@ pub fn thread_depth(id: usize, depth: i32, max_depth: i32) -> i32 {
 /// nominal depth is well past the mate's length: in 40 mates in at most 5 set by Pikafish-HCE
 /// on match games, Qilin's search first saw the mate at depth 15 on the median and 28 at
 /// most), and past that while its score is a longer mate of its own, which deeper iterations
-/// may shorten (the root loop's rule for a found mate still ends that).
+/// may shorten (the root loop's rule for a found mate still ends that). `moves` is taken
+/// between 1 and 60.
 pub fn mate_search_done(depth: i32, score: Score, moves: u32) -> bool {
+    let moves = moves.clamp(1, 60);
     match score {
         _ if score.mate_within(moves).is_some() => true,
         Score::MatePlies(plies) if plies > 0 => false,
@@ -194,9 +196,10 @@ impl<M: Copy + PartialEq> Default for LastCompleted<M> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn a_mate_search_ends_on_a_short_enough_mate_or_past_six_plies_a_move() {
-        use super::{Score, mate_search_done};
         // A mate in 3 (5 plies) ends a search for a mate in 3, not one for a mate in 2.
         assert!(mate_search_done(7, Score::MatePlies(5), 3));
         assert!(!mate_search_done(7, Score::MatePlies(5), 2));
@@ -207,8 +210,6 @@ mod tests {
         // A longer mate of its own keeps it going.
         assert!(!mate_search_done(40, Score::MatePlies(9), 3));
     }
-
-    use super::*;
 
     const ASPIRATION: Aspiration = Aspiration {
         delta: 40,

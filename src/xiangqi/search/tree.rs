@@ -416,7 +416,7 @@ impl<'a> Worker<'a> {
                     break;
                 }
                 if let Some(moves) = control.mate_limit()
-                    && mate_search_done(depth, super::report_score(score), moves.clamp(1, 60))
+                    && mate_search_done(depth, super::report_score(score), moves)
                 {
                     break;
                 }
