@@ -1,6 +1,6 @@
 //! Correction history: how far the static evaluation has been off, on average, in positions
 //! that share a part of their placement (the soldiers; each side's king, advisors and
-//! elephants). The search adds the learned error to the static evaluation before it prunes
+//! elephants; each side's chariots, horses and cannons). The search adds the learned error to the static evaluation before it prunes
 //! with it, and learns from every node whose search result says the evaluation was wrong.
 
 use crate::xiangqi::Position;
@@ -20,12 +20,14 @@ const UNITS_PER_CP: i32 = 16;
 pub struct Correction {
     soldiers: Vec<i16>,
     defenders: Vec<i16>,
+    red_attack: Vec<i16>,
+    black_attack: Vec<i16>,
 }
 
-/// The two table indices of a position: soldiers, defenders; each already offset by the side
-/// to move.
+/// The four table indices of a position: soldiers, defenders, red's attacking pieces, black's;
+/// each already offset by the side to move.
 #[derive(Clone, Copy)]
-pub struct CorrectionKeys([usize; 2]);
+pub struct CorrectionKeys([usize; 4]);
 
 /// Mixes a pair of bitboards into a well-spread 64-bit value.
 #[inline]
@@ -53,6 +55,15 @@ fn defenders(pos: &Position, color: Color) -> Bitboard {
         | pos.pieces(color, PieceKind::Elephant)
 }
 
+/// A hash of where `color`'s chariots and horses and, apart from them, its cannons stand.
+#[inline]
+fn attack(pos: &Position, color: Color) -> u64 {
+    mix(
+        pos.pieces(color, PieceKind::Chariot) | pos.pieces(color, PieceKind::Horse),
+        pos.pieces(color, PieceKind::Cannon),
+    )
+}
+
 impl CorrectionKeys {
     /// The table indices for `pos`.
     #[inline]
@@ -63,9 +74,13 @@ impl CorrectionKeys {
             pos.pieces(Color::Black, PieceKind::Pawn),
         );
         let defence = mix(defenders(pos, Color::Red), defenders(pos, Color::Black));
+        let red_attack = attack(pos, Color::Red);
+        let black_attack = attack(pos, Color::Black);
         CorrectionKeys([
             side + (soldiers as usize & (ENTRIES - 1)),
             side + (defence as usize & (ENTRIES - 1)),
+            side + (red_attack as usize & (ENTRIES - 1)),
+            side + (black_attack as usize & (ENTRIES - 1)),
         ])
     }
 }
@@ -76,6 +91,8 @@ impl Correction {
         Correction {
             soldiers: vec![0; 2 * ENTRIES],
             defenders: vec![0; 2 * ENTRIES],
+            red_attack: vec![0; 2 * ENTRIES],
+            black_attack: vec![0; 2 * ENTRIES],
         }
     }
 
@@ -83,13 +100,18 @@ impl Correction {
     pub fn clear(&mut self) {
         self.soldiers.fill(0);
         self.defenders.fill(0);
+        self.red_attack.fill(0);
+        self.black_attack.fill(0);
     }
 
     /// The correction, in centipawns for the side to move, to add to the static evaluation.
     #[inline]
     pub fn get(&self, keys: CorrectionKeys) -> i32 {
-        let [s, d] = keys.0;
-        (self.soldiers[s] as i32 + self.defenders[d] as i32) / UNITS_PER_CP
+        let [s, d, r, b] = keys.0;
+        let structure = self.soldiers[s] as i32 + self.defenders[d] as i32;
+        // The attacking pieces move more often; their tables count half.
+        let attack = (self.red_attack[r] as i32 + self.black_attack[b] as i32) / 2;
+        (structure + attack) / UNITS_PER_CP
     }
 
     /// Learns from a node searched to `depth` whose result was `score` where the (corrected)
@@ -97,8 +119,13 @@ impl Correction {
     #[inline]
     pub fn update(&mut self, keys: CorrectionKeys, depth: i32, score: i32, static_eval: i32) {
         let bonus = ((score - static_eval) * depth / 4).clamp(-LIMIT / 4, LIMIT / 4);
-        let [s, d] = keys.0;
-        for entry in [&mut self.soldiers[s], &mut self.defenders[d]] {
+        let [s, d, r, b] = keys.0;
+        for entry in [
+            &mut self.soldiers[s],
+            &mut self.defenders[d],
+            &mut self.red_attack[r],
+            &mut self.black_attack[b],
+        ] {
             let v = *entry as i32;
             *entry = (v + bonus - v * bonus.abs() / LIMIT) as i16;
         }
@@ -128,7 +155,8 @@ mod tests {
         for _ in 0..1000 {
             c.update(keys, 20, 5000, 0);
         }
-        let most = 2 * LIMIT / UNITS_PER_CP;
+        // Two tables at full weight and two at half.
+        let most = 3 * LIMIT / UNITS_PER_CP;
         assert!(
             c.get(keys) > once && c.get(keys) <= most,
             "got {}",
@@ -148,20 +176,28 @@ mod tests {
     }
 
     #[test]
-    fn keys_depend_on_soldiers_defenders_and_side_to_move() {
+    fn keys_depend_on_each_part_of_the_placement_and_side_to_move() {
         let start = Position::startpos();
         let keys = |fen: &str| CorrectionKeys::of(&Position::from_fen(fen).expect("valid FEN")).0;
         let base = CorrectionKeys::of(&start).0;
-        // A chariot move changes neither part.
-        let chariot = keys("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/R8/1NBAKABNR b");
-        assert_eq!(chariot, base.map(|i| i + ENTRIES));
-        // A soldier move changes the soldier index only (same side to move as the start).
-        let soldier = keys("rnbakabnr/9/1c5c1/p1p1p1p1p/9/2P6/P3P1P1P/1C5C1/9/RNBAKABNR w");
-        assert_ne!(soldier[0], base[0]);
-        assert_eq!(soldier[1], base[1]);
-        // An advisor move changes the defenders index only.
-        let advisor = keys("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4A4/RNB1KABNR w");
-        assert_eq!(advisor[0], base[0]);
-        assert_ne!(advisor[1], base[1]);
+        // Which of the four indices (soldiers, defenders, red's attack, black's) differ from
+        // the start position's (same side to move).
+        let changed = |fen: &str| {
+            let k = keys(fen);
+            [0, 1, 2, 3].map(|i| k[i] != base[i])
+        };
+        // Only the side to move differs: every index moves to the other half of its table.
+        let black = keys("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b");
+        assert_eq!(black, base.map(|i| i + ENTRIES));
+        let soldier = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/2P6/P3P1P1P/1C5C1/9/RNBAKABNR w";
+        assert_eq!(changed(soldier), [true, false, false, false]);
+        let advisor = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4A4/RNB1KABNR w";
+        assert_eq!(changed(advisor), [false, true, false, false]);
+        let red_chariot = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/R8/1NBAKABNR w";
+        assert_eq!(changed(red_chariot), [false, false, true, false]);
+        let red_cannon = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w";
+        assert_eq!(changed(red_cannon), [false, false, true, false]);
+        let black_horse = "r1bakabnr/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w";
+        assert_eq!(changed(black_horse), [false, false, false, true]);
     }
 }
