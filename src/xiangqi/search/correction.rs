@@ -1,7 +1,8 @@
 //! Correction history: how far the static evaluation has been off, on average, in positions
 //! that share a part of their placement (the soldiers; each side's king, advisors and
-//! elephants; each side's chariots, horses and cannons). The search adds the learned error to the static evaluation before it prunes
-//! with it, and learns from every node whose search result says the evaluation was wrong.
+//! elephants; each side's chariots, horses and cannons). The search adds the learned error to
+//! the static evaluation before it prunes with it, and learns from every node whose search
+//! result says the evaluation was wrong.
 
 use crate::xiangqi::Position;
 use crate::xiangqi::position::Bitboard;
