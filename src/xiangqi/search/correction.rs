@@ -15,20 +15,21 @@ const LIMIT: i32 = 1024;
 /// Entries are in 1/`UNITS_PER_CP` centipawns (summed over the tables).
 const UNITS_PER_CP: i32 = 16;
 
-/// Per-thread correction tables, indexed by side to move and a hash of part of the placement.
+/// How many tables there are: soldiers, defenders, red's attacking pieces, black's.
+const TABLES: usize = 4;
+
+/// Per-thread correction tables, indexed by side to move and a hash of part of the placement;
+/// in the order of [`TABLES`].
 ///
 /// Invariant: every entry is within `±LIMIT`.
 pub struct Correction {
-    soldiers: Vec<i16>,
-    defenders: Vec<i16>,
-    red_attack: Vec<i16>,
-    black_attack: Vec<i16>,
+    tables: [Vec<i16>; TABLES],
 }
 
 /// The four table indices of a position: soldiers, defenders, red's attacking pieces, black's;
 /// each already offset by the side to move.
 #[derive(Clone, Copy)]
-pub struct CorrectionKeys([usize; 4]);
+pub struct CorrectionKeys([usize; TABLES]);
 
 /// Mixes a pair of bitboards into a well-spread 64-bit value.
 #[inline]
@@ -75,14 +76,13 @@ impl CorrectionKeys {
             pos.pieces(Color::Black, PieceKind::Pawn),
         );
         let defence = mix(defenders(pos, Color::Red), defenders(pos, Color::Black));
-        let red_attack = attack(pos, Color::Red);
-        let black_attack = attack(pos, Color::Black);
-        CorrectionKeys([
-            side + (soldiers as usize & (ENTRIES - 1)),
-            side + (defence as usize & (ENTRIES - 1)),
-            side + (red_attack as usize & (ENTRIES - 1)),
-            side + (black_attack as usize & (ENTRIES - 1)),
-        ])
+        let hashes = [
+            soldiers,
+            defence,
+            attack(pos, Color::Red),
+            attack(pos, Color::Black),
+        ];
+        CorrectionKeys(hashes.map(|hash| side + (hash as usize & (ENTRIES - 1))))
     }
 }
 
@@ -90,28 +90,24 @@ impl Correction {
     /// Empty tables.
     pub fn new() -> Correction {
         Correction {
-            soldiers: vec![0; 2 * ENTRIES],
-            defenders: vec![0; 2 * ENTRIES],
-            red_attack: vec![0; 2 * ENTRIES],
-            black_attack: vec![0; 2 * ENTRIES],
+            tables: std::array::from_fn(|_| vec![0; 2 * ENTRIES]),
         }
     }
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        self.soldiers.fill(0);
-        self.defenders.fill(0);
-        self.red_attack.fill(0);
-        self.black_attack.fill(0);
+        for table in &mut self.tables {
+            table.fill(0);
+        }
     }
 
     /// The correction, in centipawns for the side to move, to add to the static evaluation.
     #[inline]
     pub fn get(&self, keys: CorrectionKeys) -> i32 {
-        let [s, d, r, b] = keys.0;
-        let structure = self.soldiers[s] as i32 + self.defenders[d] as i32;
+        let entry = |t: usize| self.tables[t][keys.0[t]] as i32;
+        let structure = entry(0) + entry(1);
         // The attacking pieces move more often; their tables count half.
-        let attack = (self.red_attack[r] as i32 + self.black_attack[b] as i32) / 2;
+        let attack = (entry(2) + entry(3)) / 2;
         (structure + attack) / UNITS_PER_CP
     }
 
@@ -120,13 +116,8 @@ impl Correction {
     #[inline]
     pub fn update(&mut self, keys: CorrectionKeys, depth: i32, score: i32, static_eval: i32) {
         let bonus = ((score - static_eval) * depth / 4).clamp(-LIMIT / 4, LIMIT / 4);
-        let [s, d, r, b] = keys.0;
-        for entry in [
-            &mut self.soldiers[s],
-            &mut self.defenders[d],
-            &mut self.red_attack[r],
-            &mut self.black_attack[b],
-        ] {
+        for (table, &index) in self.tables.iter_mut().zip(&keys.0) {
+            let entry = &mut table[index];
             let v = *entry as i32;
             *entry = (v + bonus - v * bonus.abs() / LIMIT) as i16;
         }
