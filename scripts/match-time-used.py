@@ -4,7 +4,9 @@
 usage: scripts/match-time-used.py RESULTS.jsonl [more.jsonl ...]
 
 For Xiangqi records (red/black): each side's `<colour>_time_ms` over the moves it made (the
-side to move in `fen` made the first one). Prints one line per engine:
+side to move in `fen` made the first one). For Gomoku records (black/white): the same over the
+stones each engine placed after the opening's `book_plies` (black places the first stone of an
+empty board). Prints one line per engine:
     NAME: M moves, A ms a move, T time losses in G games
 A time loss is a game ended for the `timeout` reason and lost by that engine.
 """
@@ -22,19 +24,26 @@ def main(paths):
         return 2
     totals = {}
     for g in records(paths):
-        if "red" not in g:
+        if "red" in g:
+            sides = ("red", "black")
+            plies = len(g["moves"].split())
+            first_to_move = 1 if g["fen"].split()[1] == "b" else 0
+        elif "black" in g:
+            sides = ("black", "white")
+            plies = len(g["moves"].split()) - g.get("book_plies", 0)
+            first_to_move = g.get("book_plies", 0) % 2
+        else:
             continue
-        plies = len(g["moves"].split())
-        black_first = g["fen"].split()[1] == "b"
         first, second = (plies + 1) // 2, plies // 2
-        red_moves, black_moves = (second, first) if black_first else (first, second)
-        for colour, moves in (("red", red_moves), ("black", black_moves)):
+        counts = [0, 0]
+        counts[first_to_move], counts[1 - first_to_move] = first, second
+        for index, colour in enumerate(sides):
             name = g[colour]
             t = totals.setdefault(name, {"ms": 0, "moves": 0, "games": 0, "lost": 0})
             t["ms"] += g[f"{colour}_time_ms"]
-            t["moves"] += moves
+            t["moves"] += counts[index]
             t["games"] += 1
-            lost = "0-1" if colour == "red" else "1-0"
+            lost = "0-1" if index == 0 else "1-0"
             if g.get("reason") == "timeout" and g.get("result") == lost:
                 t["lost"] += 1
     for name, t in totals.items():

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The Gomoku strength gauntlet: Qilin against Rapfi (classical evaluation) at 15x15 freestyle,
+# 20x20 freestyle and 15x15 renju, and against AIWine at 15x15 freestyle, a fixed time a turn,
+# one thread each, both colours of every opening. Each match reports Elo with its 95% interval;
+# then the time each engine used per move and its losses on time (scripts/match-time-used.py).
+#
+# usage: scripts/gomoku-gauntlet.sh [--rapfi PATH] [--aiwine PATH] [--only SETTING]
+#   Build the engines with scripts/build-gomoku-sparring.sh; either may be left out (its
+#   matches are skipped). SETTING is one of rapfi-15-free, rapfi-20-free, rapfi-15-renju,
+#   aiwine-15-free.
+#
+# Environment (defaults in brackets):
+#   QILIN        Qilin binary to test (also the runner) [build target/release/qilin]
+#   TURN         ms a turn (timeout_turn)               [200]
+#   MATCH_TIME   ms a game for each side (timeout_match; 0: none) [0]
+#   GAMES        games in each match                    [200]
+#   OPENINGS15   15x15 openings (Piskvork format)       [data/gomoku/openings-piskvork.txt]
+#   OPENINGS20   20x20 openings                         [data/gomoku/openings-20.txt]
+#   SEED         opening order seed                     [1]
+#   CONCURRENCY  games at the same time                 [number of cores]
+#   OUT          output directory                       [gomoku-gauntlet-<time> under /tmp]
+# Held-out openings (not in the repository) are what the strength targets are judged on: make
+# them with scripts/gomoku-balanced-openings.py and pass them as OPENINGS15 / OPENINGS20.
+set -euo pipefail
+usage() {
+    sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
+    exit "${1:-2}"
+}
+[[ ${1:-} == -h || ${1:-} == --help ]] && usage 0
+
+rapfi=""
+aiwine=""
+only=""
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+    --rapfi) rapfi=${2:?}; shift 2 ;;
+    --aiwine) aiwine=${2:?}; shift 2 ;;
+    --only) only=${2:?}; shift 2 ;;
+    *) usage ;;
+    esac
+done
+[[ -z "$rapfi" && -z "$aiwine" ]] && usage
+for bin in "$rapfi" "$aiwine"; do
+    if [[ -n "$bin" && ! -x "$bin" ]]; then
+        echo "not an executable: $bin" >&2
+        exit 2
+    fi
+done
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+qilin=${QILIN:-}
+if [[ -z "$qilin" ]]; then
+    cargo build --release --quiet --manifest-path "$repo/Cargo.toml"
+    qilin="$repo/target/release/qilin"
+fi
+out=${OUT:-${TMPDIR:-/tmp}/gomoku-gauntlet-$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$out"
+time_args=(--turn-time "${TURN:-200}")
+if [[ "${MATCH_TIME:-0}" != 0 ]]; then
+    time_args+=(--match-time "$MATCH_TIME")
+fi
+common=(--game gomoku "${time_args[@]}" --games "${GAMES:-200}"
+    --concurrency "${CONCURRENCY:-$(nproc)}" --seed "${SEED:-1}")
+
+# run_match NAME OPPONENT_PATH SIZE RULE OPENINGS
+run_match() {
+    local name=$1 opponent=$2 size=$3 rule=$4 openings=$5
+    [[ -n "$only" && "$only" != "$name" ]] && return 0
+    echo "== $name: qilin vs $(basename "$opponent"), size $size, rule $rule, ${time_args[*]}" |
+        tee -a "$out/summary.txt"
+    "$qilin" match "${common[@]}" --size "$size" --rule "$rule" --openings "$openings" \
+        --engine name=qilin "cmd=$qilin" option.thread_num=1 \
+        --engine "name=$name-opponent" "cmd=$opponent" "dir=$(dirname "$opponent")" \
+        option.thread_num=1 \
+        --results "$out/$name.jsonl" --psq "$out/$name-psq" | tail -n 4 | tee -a "$out/summary.txt"
+    python3 "$repo/scripts/match-time-used.py" "$out/$name.jsonl" | tee -a "$out/summary.txt"
+}
+
+openings15=${OPENINGS15:-$repo/data/gomoku/openings-piskvork.txt}
+openings20=${OPENINGS20:-$repo/data/gomoku/openings-20.txt}
+if [[ -n "$rapfi" ]]; then
+    run_match rapfi-15-free "$rapfi" 15 0 "$openings15"
+    run_match rapfi-20-free "$rapfi" 20 0 "$openings20"
+    run_match rapfi-15-renju "$rapfi" 15 4 "$openings15"
+fi
+if [[ -n "$aiwine" ]]; then
+    run_match aiwine-15-free "$aiwine" 15 0 "$openings15"
+fi
+echo "records in $out" >&2
