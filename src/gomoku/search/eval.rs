@@ -13,7 +13,7 @@ pub const NO_PATTERNS: u16 = 0xFFFF;
 
 /// The side's pattern word at `cell`, or [`NO_PATTERNS`] when the cell is forbidden to it.
 #[inline]
-pub fn line_word(board: &Board, cell: Cell, color: Color, threat: Threat) -> u16 {
+fn line_word(board: &Board, cell: Cell, color: Color, threat: Threat) -> u16 {
     if threat == Threat::Forbidden {
         NO_PATTERNS
     } else {
@@ -38,7 +38,7 @@ pub fn line_sum(table: &[[i32; 16]; 16], ours: u16, theirs: u16) -> i32 {
 /// The `COUNTS` columns of one side: how many empty cells where it makes a three or better,
 /// and a four or better (forbidden cells have a lower class), each capped at 5.
 #[inline]
-pub fn point_counts(board: &Board, color: Color) -> (usize, usize) {
+fn point_counts(board: &Board, color: Color) -> (usize, usize) {
     let count = |from: Threat, to: Threat| -> usize {
         (from as u8..=to as u8)
             .map(|t| board.threat_count(color, Threat::from_u8(t)))
@@ -52,7 +52,7 @@ pub fn point_counts(board: &Board, color: Color) -> (usize, usize) {
 /// The `COUNTS` rows (the side to move's threes, the opponent's threes, the side to move's
 /// fours, the opponent's fours) and their columns, with `us` to move.
 #[inline]
-pub fn count_cells(board: &Board, us: Color) -> [(usize, usize); 4] {
+fn count_cells(board: &Board, us: Color) -> [(usize, usize); 4] {
     let (our_threes, our_fours) = point_counts(board, us);
     let (their_threes, their_fours) = point_counts(board, us.flip());
     [
@@ -66,24 +66,74 @@ pub fn count_cells(board: &Board, us: Color) -> [(usize, usize); 4] {
 /// Largest magnitude of an evaluation (well inside the mate bound and the table's i16).
 pub const EVAL_LIMIT: i32 = 20_000;
 
-/// The position from the side to move's point of view.
-pub fn evaluate(pos: &Pos) -> i32 {
+/// Receives the terms of one evaluation, from the side to move's view: the search's sink sums
+/// weights ([`evaluate`]), the tuner's counts how often each weight enters
+/// ([`super::trace::trace`]). Both walk the position through [`evaluation_terms`], so the two
+/// cannot drift apart.
+pub trait Sink {
+    /// A candidate cell with the side to move's class `ours` and the opponent's `theirs`.
+    fn cell(&mut self, ours: Threat, theirs: Threat);
+    /// One line through a candidate cell: both sides' pattern codes on it (15: none).
+    fn line(&mut self, ours: usize, theirs: usize);
+    /// Row `kind` of the `COUNTS` table at column `column`.
+    fn count(&mut self, kind: usize, column: usize);
+    /// The side to move's tempo bonus, once.
+    fn tempo(&mut self);
+}
+
+/// Calls `sink` once for every term of the evaluation of `pos`.
+#[inline(always)]
+pub fn evaluation_terms<S: Sink>(pos: &Pos, sink: &mut S) {
     let us = pos.us();
     let them = us.flip();
     let board = &pos.board;
-    let mut sum = 0;
     pos.for_each_candidate(|c| {
         let ours = board.threat(c, us);
         let theirs = board.threat(c, them);
-        sum += CELL[ours as usize][theirs as usize];
-        sum += line_sum(
-            &LINE,
-            line_word(board, c, us, ours),
-            line_word(board, c, them, theirs),
-        );
+        sink.cell(ours, theirs);
+        let wo = line_word(board, c, us, ours);
+        let wt = line_word(board, c, them, theirs);
+        for d in 0..4 {
+            sink.line(
+                ((wo >> (4 * d)) & 15) as usize,
+                ((wt >> (4 * d)) & 15) as usize,
+            );
+        }
     });
     for (kind, column) in count_cells(board, us) {
-        sum += COUNTS[kind][column];
+        sink.count(kind, column);
     }
-    (sum + TEMPO).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    sink.tempo();
+}
+
+/// The search's sink: the sum of the weights.
+struct Sum(i32);
+
+impl Sink for Sum {
+    #[inline(always)]
+    fn cell(&mut self, ours: Threat, theirs: Threat) {
+        self.0 += CELL[ours as usize][theirs as usize];
+    }
+
+    #[inline(always)]
+    fn line(&mut self, ours: usize, theirs: usize) {
+        self.0 += LINE[ours][theirs];
+    }
+
+    #[inline(always)]
+    fn count(&mut self, kind: usize, column: usize) {
+        self.0 += COUNTS[kind][column];
+    }
+
+    #[inline(always)]
+    fn tempo(&mut self) {
+        self.0 += TEMPO;
+    }
+}
+
+/// The position from the side to move's point of view.
+pub fn evaluate(pos: &Pos) -> i32 {
+    let mut sum = Sum(0);
+    evaluation_terms(pos, &mut sum);
+    sum.0.clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }

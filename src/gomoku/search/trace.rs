@@ -1,9 +1,10 @@
 //! The evaluation as counts times weights, for tuning: [`trace`] counts, for one position,
 //! how often each weight of [`super::weights`] enters [`super::eval::evaluate`], so that the
 //! evaluation (before its clamp) is the dot product of the counts with [`weight_vector`].
-//! A test keeps the two in step: change one, change the other.
+//! Both read the position through one walk ([`super::eval::evaluation_terms`]); a test
+//! checks the dot product against the evaluation.
 
-use super::eval::{count_cells, line_word};
+use super::eval::{Sink, evaluation_terms};
 use super::pos::Pos;
 use super::weights::{CELL, COUNTS, LINE, TEMPO};
 use crate::gomoku::{Pattern, Threat};
@@ -77,29 +78,32 @@ pub fn feature_name(index: usize) -> String {
     }
 }
 
+/// The tuner's sink: how often each feature enters.
+struct Recorder([i32; FEATURES]);
+
+impl Sink for Recorder {
+    fn cell(&mut self, ours: Threat, theirs: Threat) {
+        self.0[CELL_BASE + ours as usize * CLASSES + theirs as usize] += 1;
+    }
+
+    fn line(&mut self, ours: usize, theirs: usize) {
+        self.0[LINE_BASE + ours * LINE_CODES + theirs] += 1;
+    }
+
+    fn count(&mut self, kind: usize, column: usize) {
+        self.0[COUNT_BASE + kind * 6 + column] += 1;
+    }
+
+    fn tempo(&mut self) {
+        self.0[TEMPO_INDEX] += 1;
+    }
+}
+
 /// How often each weight enters the evaluation of `pos` (side to move's view).
 pub fn trace(pos: &Pos) -> [i32; FEATURES] {
-    let us = pos.us();
-    let them = us.flip();
-    let board = &pos.board;
-    let mut counts = [0i32; FEATURES];
-    pos.for_each_candidate(|c| {
-        let ours = board.threat(c, us);
-        let theirs = board.threat(c, them);
-        counts[CELL_BASE + ours as usize * CLASSES + theirs as usize] += 1;
-        let wo = line_word(board, c, us, ours);
-        let wt = line_word(board, c, them, theirs);
-        for d in 0..4 {
-            let o = ((wo >> (4 * d)) & 15) as usize;
-            let t = ((wt >> (4 * d)) & 15) as usize;
-            counts[LINE_BASE + o * LINE_CODES + t] += 1;
-        }
-    });
-    for (kind, column) in count_cells(board, us) {
-        counts[COUNT_BASE + kind * 6 + column] += 1;
-    }
-    counts[TEMPO_INDEX] = 1;
-    counts
+    let mut recorder = Recorder([0; FEATURES]);
+    evaluation_terms(pos, &mut recorder);
+    recorder.0
 }
 
 #[cfg(test)]
