@@ -14,7 +14,7 @@
 #   TURN         ms a turn (timeout_turn)               [200]
 #   MATCH_TIME   ms a game for each side (timeout_match; 0: none) [0]
 #   GAMES        games in each match                    [200]
-#   OPENINGS15   15x15 openings (Piskvork format)       [data/gomoku/openings-piskvork.txt]
+#   OPENINGS15   15x15 openings (Piskvork format)       [the built-in Piskvork set]
 #   OPENINGS20   20x20 openings                         [data/gomoku/openings-20.txt]
 #   SEED         opening order seed                     [1]
 #   CONCURRENCY  games at the same time                 [number of cores]
@@ -27,34 +27,10 @@ usage() {
     exit "${1:-2}"
 }
 [[ ${1:-} == -h || ${1:-} == --help ]] && usage 0
-
-rapfi=""
-aiwine=""
-only=""
-while [[ $# -gt 0 ]]; do
-    case "$1" in
-    --rapfi) rapfi=${2:?}; shift 2 ;;
-    --aiwine) aiwine=${2:?}; shift 2 ;;
-    --only) only=${2:?}; shift 2 ;;
-    *) usage ;;
-    esac
-done
-[[ -z "$rapfi" && -z "$aiwine" ]] && usage
-for bin in "$rapfi" "$aiwine"; do
-    if [[ -n "$bin" && ! -x "$bin" ]]; then
-        echo "not an executable: $bin" >&2
-        exit 2
-    fi
-done
-
-repo=$(cd "$(dirname "$0")/.." && pwd)
-qilin=${QILIN:-}
-if [[ -z "$qilin" ]]; then
-    cargo build --release --quiet --manifest-path "$repo/Cargo.toml"
-    qilin="$repo/target/release/qilin"
-fi
-out=${OUT:-${TMPDIR:-/tmp}/gomoku-gauntlet-$(date +%Y%m%d-%H%M%S)}
-mkdir -p "$out"
+# shellcheck source=lib/gauntlet.sh
+source "$(dirname "$0")/lib/gauntlet.sh"
+gauntlet_args "rapfi aiwine" "$@"
+gauntlet_setup gomoku-gauntlet
 time_args=(--turn-time "${TURN:-200}")
 if [[ "${MATCH_TIME:-0}" != 0 ]]; then
     time_args+=(--match-time "$MATCH_TIME")
@@ -62,13 +38,15 @@ fi
 common=(--game gomoku "${time_args[@]}" --games "${GAMES:-200}"
     --concurrency "${CONCURRENCY:-$(nproc)}" --seed "${SEED:-1}")
 
-# run_match NAME OPPONENT_PATH SIZE RULE OPENINGS
+# run_match NAME OPPONENT_PATH SIZE RULE [OPENINGS]
 run_match() {
-    local name=$1 opponent=$2 size=$3 rule=$4 openings=$5
+    local name=$1 opponent=$2 size=$3 rule=$4
+    local -a openings=()
+    [[ -n "${5:-}" ]] && openings=(--openings "$5")
     [[ -n "$only" && "$only" != "$name" ]] && return 0
     echo "== $name: qilin vs $(basename "$opponent"), size $size, rule $rule, ${time_args[*]}" |
         tee -a "$out/summary.txt"
-    "$qilin" match "${common[@]}" --size "$size" --rule "$rule" --openings "$openings" \
+    "$qilin" match "${common[@]}" --size "$size" --rule "$rule" "${openings[@]}" \
         --engine name=qilin "cmd=$qilin" option.thread_num=1 \
         --engine "name=$name-opponent" "cmd=$opponent" "dir=$(dirname "$opponent")" \
         option.thread_num=1 \
@@ -76,14 +54,14 @@ run_match() {
     python3 "$repo/scripts/match-time-used.py" "$out/$name.jsonl" | tee -a "$out/summary.txt"
 }
 
-openings15=${OPENINGS15:-$repo/data/gomoku/openings-piskvork.txt}
+openings15=${OPENINGS15:-}
 openings20=${OPENINGS20:-$repo/data/gomoku/openings-20.txt}
-if [[ -n "$rapfi" ]]; then
-    run_match rapfi-15-free "$rapfi" 15 0 "$openings15"
-    run_match rapfi-20-free "$rapfi" 20 0 "$openings20"
-    run_match rapfi-15-renju "$rapfi" 15 4 "$openings15"
+if [[ -n "${engines[rapfi]:-}" ]]; then
+    run_match rapfi-15-free "${engines[rapfi]}" 15 0 "$openings15"
+    run_match rapfi-20-free "${engines[rapfi]}" 20 0 "$openings20"
+    run_match rapfi-15-renju "${engines[rapfi]}" 15 4 "$openings15"
 fi
-if [[ -n "$aiwine" ]]; then
-    run_match aiwine-15-free "$aiwine" 15 0 "$openings15"
+if [[ -n "${engines[aiwine]:-}" ]]; then
+    run_match aiwine-15-free "${engines[aiwine]}" 15 0 "$openings15"
 fi
 echo "records in $out" >&2

@@ -24,34 +24,10 @@ usage() {
     exit "${1:-2}"
 }
 [[ ${1:-} == -h || ${1:-} == --help ]] && usage 0
-
-pikafish=""
-eleeye=""
-only=""
-while [[ $# -gt 0 ]]; do
-    case "$1" in
-    --pikafish) pikafish=${2:?}; shift 2 ;;
-    --eleeye) eleeye=${2:?}; shift 2 ;;
-    --only) only=${2:?}; shift 2 ;;
-    *) usage ;;
-    esac
-done
-[[ -z "$pikafish" && -z "$eleeye" ]] && usage
-for bin in "$pikafish" "$eleeye"; do
-    if [[ -n "$bin" && ! -x "$bin" ]]; then
-        echo "not an executable: $bin" >&2
-        exit 2
-    fi
-done
-
-repo=$(cd "$(dirname "$0")/.." && pwd)
-qilin=${QILIN:-}
-if [[ -z "$qilin" ]]; then
-    cargo build --release --quiet --manifest-path "$repo/Cargo.toml"
-    qilin="$repo/target/release/qilin"
-fi
-out=${OUT:-${TMPDIR:-/tmp}/xiangqi-gauntlet-$(date +%Y%m%d-%H%M%S)}
-mkdir -p "$out"
+# shellcheck source=lib/gauntlet.sh
+source "$(dirname "$0")/lib/gauntlet.sh"
+gauntlet_args "pikafish eleeye" "$@"
+gauntlet_setup xiangqi-gauntlet
 games=${GAMES:-200}
 common=(--openings "${OPENINGS:-$repo/tests/data/xiangqi/openings-book-sample.epd}"
     --concurrency "${CONCURRENCY:-$(nproc)}" --seed "${SEED:-1}")
@@ -69,16 +45,16 @@ run_match() {
     python3 "$repo/scripts/match-time-used.py" "$out/$name.jsonl" | tee -a "$out/summary.txt"
 }
 
-if [[ -n "$pikafish" && ( -z "$only" || "$only" == pikafish ) ]]; then
-    run_match pikafish-uci uci "name=pikafish-hce cmd=$pikafish proto=uci" \
+if [[ -n "${engines[pikafish]:-}" && ( -z "$only" || "$only" == pikafish ) ]]; then
+    run_match pikafish-uci uci "name=pikafish-hce cmd=${engines[pikafish]} proto=uci" \
         "--movetime ${MOVETIME:-100}" "$games"
 fi
-if [[ -n "$eleeye" && ( -z "$only" || "$only" == eleeye ) ]]; then
-    run_match eleeye-ucci ucci "name=eleeye cmd=$eleeye proto=ucci option.usebook=false" \
+if [[ -n "${engines[eleeye]:-}" && ( -z "$only" || "$only" == eleeye ) ]]; then
+    run_match eleeye-ucci ucci "name=eleeye cmd=${engines[eleeye]} proto=ucci option.usebook=false" \
         "--movetime ${MOVETIME:-100}" "$games"
 fi
-if [[ -n "$pikafish" && ( -z "$only" || "$only" == clock ) ]]; then
-    run_match pikafish-clock uci "name=pikafish-hce cmd=$pikafish proto=uci" \
+if [[ -n "${engines[pikafish]:-}" && ( -z "$only" || "$only" == clock ) ]]; then
+    run_match pikafish-clock uci "name=pikafish-hce cmd=${engines[pikafish]} proto=uci" \
         "--tc ${TC:-10+0.1}" "${CLOCK_GAMES:-$games}"
 fi
 echo "records in $out" >&2
