@@ -12,10 +12,13 @@
 
 use super::weights;
 use crate::xiangqi::Position;
+use crate::xiangqi::attacks::{
+    ADVISOR_ATTACKS, ELEPHANT_BITS, HORSE_ATTACKER_BITS, HORSE_BITS, KING_ATTACKS, PAWN_ATTACKS,
+    unblocked_leaps,
+};
 use crate::xiangqi::position::Bitboard;
 use crate::xiangqi::tables::{
-    ADVISOR_MOVES, ELEPHANT_MOVES, FILE_MASKS, FILE_SLIDES, HORSE_ATTACKERS, HORSE_MOVES,
-    KING_MOVES, Leaps, NONE, PAWN_MOVES, RANK_SLIDES,
+    ELEPHANT_MOVES, FILE_MASKS, FILE_SLIDES, HORSE_ATTACKERS, HORSE_MOVES, NONE, RANK_SLIDES,
 };
 use crate::xiangqi::types::{Color, FILES, PieceKind, RANKS, SQUARES, Square};
 
@@ -365,65 +368,6 @@ struct AttackMaps {
     cannon_moves: [Bitboard; 2],
 }
 
-/// Each square's leap targets as one bitboard, blocks ignored: what a soldier, advisor or
-/// king on it attacks.
-const fn leap_union(table: &[Leaps; SQUARES]) -> [Bitboard; SQUARES] {
-    let mut out = [0; SQUARES];
-    let mut s = 0;
-    while s < SQUARES {
-        let mut i = 0;
-        while i < table[s].len as usize {
-            out[s] |= 1u128 << table[s].to[i].0;
-            i += 1;
-        }
-        s += 1;
-    }
-    out
-}
-
-/// Each leap's target as a bitboard, `[square][leap]` in the order of the `Leaps` table: for
-/// horses and elephants, whose leaps can be blocked.
-const fn leap_bits(table: &[Leaps; SQUARES]) -> [[Bitboard; 8]; SQUARES] {
-    let mut out = [[0; 8]; SQUARES];
-    let mut s = 0;
-    while s < SQUARES {
-        let mut i = 0;
-        while i < table[s].len as usize {
-            out[s][i] = 1u128 << table[s].to[i].0;
-            i += 1;
-        }
-        s += 1;
-    }
-    out
-}
-
-static PAWN_ATTACKS: [[Bitboard; SQUARES]; 2] =
-    [leap_union(&PAWN_MOVES[0]), leap_union(&PAWN_MOVES[1])];
-static ADVISOR_ATTACKS: [[Bitboard; SQUARES]; 2] =
-    [leap_union(&ADVISOR_MOVES[0]), leap_union(&ADVISOR_MOVES[1])];
-static KING_ATTACKS: [[Bitboard; SQUARES]; 2] =
-    [leap_union(&KING_MOVES[0]), leap_union(&KING_MOVES[1])];
-static HORSE_BITS: [[Bitboard; 8]; SQUARES] = leap_bits(&HORSE_MOVES);
-static HORSE_ATTACKER_BITS: [[Bitboard; 8]; SQUARES] = leap_bits(&HORSE_ATTACKERS);
-static ELEPHANT_BITS: [[[Bitboard; 8]; SQUARES]; 2] =
-    [leap_bits(&ELEPHANT_MOVES[0]), leap_bits(&ELEPHANT_MOVES[1])];
-
-/// The targets of the leaps in `leaps` whose blocking square is empty (`bits`: each leap's
-/// target as a bitboard, from [`leap_bits`]).
-#[inline]
-fn unblocked_leaps(pos: &Position, leaps: &Leaps, bits: &[Bitboard; 8]) -> Bitboard {
-    let mut bb = 0;
-    for (i, &(_, block)) in leaps.to[..leaps.len as usize].iter().enumerate() {
-        if pos
-            .piece_at(Square::from_index_unchecked(block as usize))
-            .is_empty()
-        {
-            bb |= bits[i];
-        }
-    }
-    bb
-}
-
 #[inline(always)]
 fn attack_maps(pos: &Position) -> AttackMaps {
     let mut maps = AttackMaps {
@@ -497,31 +441,102 @@ pub fn phase(pos: &Position) -> i32 {
     p.min(MAX_PHASE)
 }
 
+/// What every group of terms of one colour reads: the colour, its opponent and the pieces
+/// both counting code and king-safety terms look at.
+struct Side<'a> {
+    pos: &'a Position,
+    us: Color,
+    them: Color,
+    /// `us.index()`.
+    c: usize,
+    /// Points our pieces stand on.
+    own: Bitboard,
+    their_king: Square,
+    chariots: Bitboard,
+    horses: Bitboard,
+    cannons: Bitboard,
+    /// Our soldiers past the river.
+    crossed_pawns: Bitboard,
+    /// The attacking pieces by kind: chariots, horses, cannons, crossed soldiers.
+    attackers: [i32; 4],
+}
+
+impl<'a> Side<'a> {
+    #[inline(always)]
+    fn new(pos: &'a Position, us: Color) -> Side<'a> {
+        let them = us.flip();
+        let chariots = pos.pieces(us, PieceKind::Chariot);
+        let horses = pos.pieces(us, PieceKind::Horse);
+        let cannons = pos.pieces(us, PieceKind::Cannon);
+        let crossed_pawns = pos.pieces(us, PieceKind::Pawn) & CROSSED[us.index()];
+        Side {
+            pos,
+            us,
+            them,
+            c: us.index(),
+            own: pos.color_bb(us),
+            their_king: pos.king_square(them),
+            chariots,
+            horses,
+            cannons,
+            crossed_pawns,
+            attackers: [
+                chariots.count_ones() as i32,
+                horses.count_ones() as i32,
+                cannons.count_ones() as i32,
+                crossed_pawns.count_ones() as i32,
+            ],
+        }
+    }
+}
+
 /// Counts every term of `us`, from its own point of view, into `sink`.
 #[inline(always)]
 fn side_terms<S: Sink>(pos: &Position, us: Color, maps: &AttackMaps, sink: &mut S) {
-    let them = us.flip();
-    let c = us.index();
-    let own = pos.color_bb(us);
-    let enemy_palace = PALACE[them.index()];
-    let palace_ranks = PALACE_RANKS[them.index()];
+    let side = Side::new(pos, us);
+    material_terms(&side, sink);
+    let palace_attackers =
+        chariot_terms(&side, sink) + horse_terms(&side, sink) + cannon_terms(&side, sink);
+    sink.scalar(
+        PALACE_ATTACKERS_SQUARED,
+        palace_attackers * palace_attackers,
+    );
+    sink.scalar(
+        PALACE_WEAK_POINTS,
+        (PALACE[side.them.index()] & maps.all[side.c] & !maps.all[side.them.index()]).count_ones()
+            as i32,
+    );
+    let missing_advisors = king_guard_terms(&side, sink);
+    threat_terms(&side, maps, sink);
+    check_terms(&side, maps, sink);
+    open_king_terms(&side, missing_advisors, sink);
+    cannon_line_terms(&side, sink);
+    soldier_terms(&side, sink);
+    coordination_terms(&side, sink);
+}
 
-    // Material and placement.
+/// Material and placement of every piece, and the tempo of the side to move.
+#[inline(always)]
+fn material_terms<S: Sink>(side: &Side, sink: &mut S) {
     if S::WANTS_PIECES {
         for kind in PieceKind::ALL {
-            let mut bb = pos.pieces(us, kind);
+            let mut bb = side.pos.pieces(side.us, kind);
             while bb != 0 {
-                sink.piece(kind.index(), relative(pop(&mut bb), us));
+                sink.piece(kind.index(), relative(pop(&mut bb), side.us));
             }
         }
     }
-    if pos.side_to_move() == us {
+    if side.pos.side_to_move() == side.us {
         sink.scalar(TEMPO, 1);
     }
+}
 
-    // Mobility and attacks on the enemy palace.
-    let mut bb = pos.pieces(us, PieceKind::Chariot);
-    let chariots = bb;
+/// Chariot mobility and reach into the enemy palace; returns how many chariots reach it.
+#[inline(always)]
+fn chariot_terms<S: Sink>(side: &Side, sink: &mut S) -> i32 {
+    let pos = side.pos;
+    let palace_ranks = PALACE_RANKS[side.them.index()];
+    let mut bb = side.chariots;
     let mut chariot_mobility = 0;
     let mut chariot_palace = 0;
     let mut palace_attackers = 0;
@@ -533,11 +548,11 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, maps: &AttackMaps, sink: &mut 
         for dir in 0..2 {
             if rs.first[dir] != NONE {
                 let t = Square::new(rs.first[dir] as usize, sq.rank());
-                mob += (pos.piece_at(t).color() == them) as i32;
+                mob += (pos.piece_at(t).color() == side.them) as i32;
             }
             if fs.first[dir] != NONE {
                 let t = Square::new(sq.file(), fs.first[dir] as usize);
-                mob += (pos.piece_at(t).color() == them) as i32;
+                mob += (pos.piece_at(t).color() == side.them) as i32;
             }
         }
         chariot_mobility += mob - 6;
@@ -552,9 +567,17 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, maps: &AttackMaps, sink: &mut 
     }
     sink.scalar(CHARIOT_MOBILITY, chariot_mobility);
     sink.scalar(CHARIOT_PALACE, chariot_palace);
+    palace_attackers
+}
 
+/// Horse mobility, trapped horses, reach into the enemy palace and checks a horse could give
+/// next move; returns how many horses reach the palace.
+#[inline(always)]
+fn horse_terms<S: Sink>(side: &Side, sink: &mut S) -> i32 {
+    let pos = side.pos;
+    let their_king = side.their_king;
+    let enemy_palace = PALACE[side.them.index()];
     // Squares from which a horse would check the enemy king (the leg next to it is free).
-    let their_king = pos.king_square(them);
     let mut horse_check_squares = 0u128;
     let checkers = &HORSE_ATTACKERS[their_king.index()];
     for (i, &(_, leg)) in checkers.to[..checkers.len as usize].iter().enumerate() {
@@ -565,18 +588,19 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, maps: &AttackMaps, sink: &mut 
             horse_check_squares |= HORSE_ATTACKER_BITS[their_king.index()][i];
         }
     }
-    let mut bb = pos.pieces(us, PieceKind::Horse);
+    let mut bb = side.horses;
     let mut horse_checks = 0;
     let mut horse_mobility = 0;
     let mut horse_trapped = 0;
     let mut horse_palace = 0;
+    let mut palace_attackers = 0;
     while bb != 0 {
         let sq = pop(&mut bb);
         let targets = unblocked_leaps(pos, &HORSE_MOVES[sq.index()], &HORSE_BITS[sq.index()]);
-        let mob = (targets & !own).count_ones() as i32;
+        let mob = (targets & !side.own).count_ones() as i32;
         let before = horse_palace;
         horse_palace += (targets & enemy_palace).count_ones() as i32;
-        horse_checks += (targets & horse_check_squares & !own).count_ones() as i32;
+        horse_checks += (targets & horse_check_squares & !side.own).count_ones() as i32;
         horse_mobility += mob - 3;
         palace_attackers += (horse_palace > before) as i32;
         horse_trapped += (mob <= 1) as i32;
@@ -585,10 +609,18 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, maps: &AttackMaps, sink: &mut 
     sink.scalar(HORSE_TRAPPED, horse_trapped);
     sink.scalar(HORSE_PALACE, horse_palace);
     sink.scalar(HORSE_CHECKS, horse_checks);
+    palace_attackers
+}
 
-    let mut bb = pos.pieces(us, PieceKind::Cannon);
+/// Cannon mobility and reach into the enemy palace; returns how many cannons reach it.
+#[inline(always)]
+fn cannon_terms<S: Sink>(side: &Side, sink: &mut S) -> i32 {
+    let pos = side.pos;
+    let palace_ranks = PALACE_RANKS[side.them.index()];
+    let mut bb = side.cannons;
     let mut cannon_mobility = 0;
     let mut cannon_palace = 0;
+    let mut palace_attackers = 0;
     while bb != 0 {
         let sq = pop(&mut bb);
         let rs = &RANK_SLIDES[sq.file()][pos.rank_occ(sq.rank()) as usize];
@@ -605,86 +637,93 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, maps: &AttackMaps, sink: &mut 
     }
     sink.scalar(CANNON_MOBILITY, cannon_mobility);
     sink.scalar(CANNON_PALACE, cannon_palace);
-    sink.scalar(
-        PALACE_ATTACKERS_SQUARED,
-        palace_attackers * palace_attackers,
-    );
-    sink.scalar(
-        PALACE_WEAK_POINTS,
-        (enemy_palace & maps.all[c] & !maps.all[them.index()]).count_ones() as i32,
-    );
+    palace_attackers
+}
 
-    // King safety of the enemy: our attackers against its guards.
-    let missing_advisors = 2 - pos.pieces(them, PieceKind::Advisor).count_ones() as i32;
-    let missing_elephants = 2 - pos.pieces(them, PieceKind::Elephant).count_ones() as i32;
-    let crossed_pawns = pos.pieces(us, PieceKind::Pawn) & CROSSED[c];
-    let horses = pos.pieces(us, PieceKind::Horse);
-    let cannons = pos.pieces(us, PieceKind::Cannon);
-    let attackers = [
-        chariots.count_ones() as i32,
-        horses.count_ones() as i32,
-        cannons.count_ones() as i32,
-        crossed_pawns.count_ones() as i32,
-    ];
-    for (i, &n) in attackers.iter().enumerate() {
+/// King safety of the enemy: our attackers against its missing guards. Returns how many
+/// advisors the enemy lacks.
+#[inline(always)]
+fn king_guard_terms<S: Sink>(side: &Side, sink: &mut S) -> i32 {
+    let missing_advisors = 2 - side.pos.pieces(side.them, PieceKind::Advisor).count_ones() as i32;
+    let missing_elephants = 2 - side.pos.pieces(side.them, PieceKind::Elephant).count_ones() as i32;
+    for (i, &n) in side.attackers.iter().enumerate() {
         sink.scalar(MISSING_ADVISOR_X + i, missing_advisors * n);
         sink.scalar(MISSING_ELEPHANT_X + i, missing_elephants * n);
     }
+    missing_advisors
+}
 
-    // Threats against our pieces.
-    let targets = own & !pos.pieces(us, PieceKind::King);
-    let hanging = (targets & maps.all[them.index()] & !maps.all[c]).count_ones() as i32;
-    if pos.side_to_move() == us {
+/// Threats against our pieces: hanging pieces, chariots attacked by lesser pieces, horses
+/// and cannons attacked by soldiers, advisors or elephants.
+#[inline(always)]
+fn threat_terms<S: Sink>(side: &Side, maps: &AttackMaps, sink: &mut S) {
+    let them = side.them.index();
+    let targets = side.own & !side.pos.pieces(side.us, PieceKind::King);
+    let hanging = (targets & maps.all[them] & !maps.all[side.c]).count_ones() as i32;
+    if side.pos.side_to_move() == side.us {
         sink.scalar(HANGING_TO_MOVE, hanging);
     } else {
         sink.scalar(HANGING_NOT_TO_MOVE, hanging);
     }
-    let by_lesser = maps.lesser[them.index()];
+    let by_lesser = maps.lesser[them];
     sink.scalar(
         CHARIOT_THREATENED,
-        (chariots & (maps.minor[them.index()] | by_lesser)).count_ones() as i32,
+        (side.chariots & (maps.minor[them] | by_lesser)).count_ones() as i32,
     );
     sink.scalar(
         MINOR_THREATENED,
-        ((horses | cannons) & by_lesser).count_ones() as i32,
+        ((side.horses | side.cannons) & by_lesser).count_ones() as i32,
     );
+}
 
-    // Checks a chariot or cannon could give on a point the enemy does not guard.
+/// Checks a chariot or cannon could give on a point the enemy does not guard.
+#[inline(always)]
+fn check_terms<S: Sink>(side: &Side, maps: &AttackMaps, sink: &mut S) {
+    let pos = side.pos;
+    let their_king = side.their_king;
     let krs = &RANK_SLIDES[their_king.file()][pos.rank_occ(their_king.rank()) as usize];
     let kfs = &FILE_SLIDES[their_king.rank()][pos.file_occ(their_king.file()) as usize];
     let king_lines = ((krs.chariot_reach() as u128) << (their_king.rank() * FILES))
         | (FILE_SPREAD[kfs.chariot_reach() as usize] << their_king.file());
     let king_screens = ((krs.cannon_reach(FILES) as u128) << (their_king.rank() * FILES))
         | (FILE_SPREAD[kfs.cannon_reach(RANKS) as usize] << their_king.file());
-    let unguarded = !maps.all[them.index()];
+    let unguarded = !maps.all[side.them.index()];
     sink.scalar(
         CHARIOT_CHECKS,
-        (king_lines & maps.chariot[c] & !own & unguarded).count_ones() as i32,
+        (king_lines & maps.chariot[side.c] & !side.own & unguarded).count_ones() as i32,
     );
     sink.scalar(
         CANNON_CHECKS,
-        (king_screens & maps.cannon_moves[c] & unguarded).count_ones() as i32,
+        (king_screens & maps.cannon_moves[side.c] & unguarded).count_ones() as i32,
     );
+}
 
+/// Cannons and horses by how crowded the board is, chariots against an open king file, and
+/// our attackers in the enemy king's zone (more so when it lacks advisors).
+#[inline(always)]
+fn open_king_terms<S: Sink>(side: &Side, missing_advisors: i32, sink: &mut S) {
+    let pos = side.pos;
+    let their_king = side.their_king;
+    let attackers = side.attackers;
     // Cannons need screens, horses like room: both scaled by the pieces left on the board.
     let crowd = pos.occupied().count_ones() as i32 - 24;
     sink.scalar(CANNON_X_PIECES, attackers[2] * crowd);
     sink.scalar(HORSE_X_PIECES, attackers[1] * crowd);
     // The enemy king's file with none of its own pieces in front of the king.
-    let ahead = match them {
+    let ahead = match side.them {
         Color::Red => !((2u128 << their_king.index()) - 1),
         Color::Black => (1u128 << their_king.index()) - 1,
     };
-    if pos.color_bb(them) & FILE_MASKS[their_king.file()] & ahead == 0 {
+    if pos.color_bb(side.them) & FILE_MASKS[their_king.file()] & ahead == 0 {
         sink.scalar(CHARIOT_X_OPEN_KING_FILE, attackers[0]);
     }
 
-    let zone = KING_ZONE[them.index()];
+    let zone = KING_ZONE[side.them.index()];
     let in_zone = [
-        (chariots & zone).count_ones() as i32,
-        (horses & zone).count_ones() as i32,
-        (cannons & zone).count_ones() as i32,
-        (crossed_pawns & zone).count_ones() as i32,
+        (side.chariots & zone).count_ones() as i32,
+        (side.horses & zone).count_ones() as i32,
+        (side.cannons & zone).count_ones() as i32,
+        (side.crossed_pawns & zone).count_ones() as i32,
     ];
     sink.scalar(ZONE_CHARIOT, in_zone[0]);
     sink.scalar(ZONE_HORSE, in_zone[1]);
@@ -694,10 +733,15 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, maps: &AttackMaps, sink: &mut 
         ZONE_X_MISSING_ADVISOR,
         in_zone.iter().sum::<i32>() * missing_advisors,
     );
+}
 
-    // Cannons lined up with the enemy king: on its file (central cannon, empty-headed cannon)
-    // or on its rank (bottom cannon).
-    let mut bb = cannons;
+/// Cannons lined up with the enemy king: on its file (central cannon, empty-headed cannon)
+/// or on its rank (bottom cannon).
+#[inline(always)]
+fn cannon_line_terms<S: Sink>(side: &Side, sink: &mut S) {
+    let pos = side.pos;
+    let their_king = side.their_king;
+    let mut bb = side.cannons;
     let mut file_empty = 0;
     let mut file_two = 0;
     let mut rank_empty = 0;
@@ -724,8 +768,12 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, maps: &AttackMaps, sink: &mut 
     sink.scalar(CANNON_FILE_TWO_SCREENS, file_two);
     sink.scalar(CANNON_RANK_EMPTY, rank_empty);
     sink.scalar(CANNON_RANK_TWO_SCREENS, rank_two);
+}
 
-    // Soldiers: crossed soldiers side by side support each other.
+/// Soldiers: crossed soldiers side by side support each other; two on one file do not.
+#[inline(always)]
+fn soldier_terms<S: Sink>(side: &Side, sink: &mut S) {
+    let crossed_pawns = side.crossed_pawns;
     let mut bb = crossed_pawns;
     let mut pairs = 0;
     let mut doubled = 0;
@@ -740,8 +788,14 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, maps: &AttackMaps, sink: &mut 
     }
     sink.scalar(PAWN_PAIR, pairs);
     sink.scalar(PAWN_DOUBLED, doubled);
+}
 
-    // Coordination: connected chariots, elephants and advisors guarding each other.
+/// Coordination: connected chariots, elephants guarding each other, advisors with one in the
+/// palace centre.
+#[inline(always)]
+fn coordination_terms<S: Sink>(side: &Side, sink: &mut S) {
+    let pos = side.pos;
+    let chariots = side.chariots;
     if chariots.count_ones() == 2 {
         let a = Square::from_index_unchecked(chariots.trailing_zeros() as usize);
         let b = Square::from_index_unchecked(127 - chariots.leading_zeros() as usize);
@@ -751,11 +805,11 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, maps: &AttackMaps, sink: &mut 
                 && between_count(pos.file_occ(a.file()), a.rank(), b.rank()) == 0);
         sink.scalar(CHARIOTS_CONNECTED, connected as i32);
     }
-    let elephants = pos.pieces(us, PieceKind::Elephant);
+    let elephants = pos.pieces(side.us, PieceKind::Elephant);
     if elephants.count_ones() == 2 {
         let a = elephants.trailing_zeros() as usize;
         let b = 127 - elephants.leading_zeros() as usize;
-        let leaps = &ELEPHANT_MOVES[c][a];
+        let leaps = &ELEPHANT_MOVES[side.c][a];
         let guarded = leaps.to[..leaps.len as usize].iter().any(|&(to, eye)| {
             to as usize == b
                 && pos
@@ -764,8 +818,8 @@ fn side_terms<S: Sink>(pos: &Position, us: Color, maps: &AttackMaps, sink: &mut 
         });
         sink.scalar(ELEPHANTS_CONNECTED, guarded as i32);
     }
-    let advisors = pos.pieces(us, PieceKind::Advisor);
-    let centre = Square::new(4, if us == Color::Red { 1 } else { 8 });
+    let advisors = pos.pieces(side.us, PieceKind::Advisor);
+    let centre = Square::new(4, if side.us == Color::Red { 1 } else { 8 });
     if advisors.count_ones() == 2 && advisors & (1u128 << centre.index()) != 0 {
         sink.scalar(ADVISORS_CENTRE, 1);
     }
