@@ -10,6 +10,7 @@ pub mod process;
 pub mod record;
 pub mod referee;
 pub mod report;
+pub mod rng;
 pub mod run;
 pub mod stats;
 
