@@ -460,6 +460,62 @@ pub fn main(args: &[String]) -> i32 {
 mod tests {
     use super::*;
 
+    /// `count` games of one engine pair in which the first engine ("a") scores 65%: of every
+    /// 20 games (in a mixed order) it wins 9, draws 8 and loses 3.
+    fn first_engine_wins(count: usize) -> BTreeMap<usize, MergedGame> {
+        (0..count)
+            .map(|index| {
+                let seat = index % 2;
+                let mut names = ["b".to_string(), "b".to_string()];
+                names[seat] = "a".to_string();
+                let game = MergedGame {
+                    line: String::new(),
+                    pair: 0,
+                    pair_game: index,
+                    names,
+                    result: match index * 7 % 20 {
+                        0..9 => GameResult::Win(seat),
+                        9..17 => GameResult::Draw,
+                        _ => GameResult::Win(1 - seat),
+                    },
+                    reason: "checkmate".to_string(),
+                };
+                (index + 1, game)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_count_stops_where_the_sprt_decides() {
+        let games = first_engine_wins(200);
+        let (stats, counted, decided) = count_games(&games, Model::Pentanomial, None);
+        assert_eq!((counted, decided), (200, None));
+        assert_eq!(stats[0].names, ["a", "b"]);
+        let games_won = stats[0].games;
+        assert_eq!(
+            (games_won.wins, games_won.draws, games_won.losses),
+            (90, 80, 30)
+        );
+        assert_eq!(stats[0].pairs.counts.iter().sum::<u64>(), 100);
+        let sprt = crate::tournament::stats::SprtParams {
+            elo0: 0.0,
+            elo1: 50.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let (stats, counted, decided) = count_games(&games, Model::Pentanomial, Some(&sprt));
+        assert_eq!(decided, Some(SprtDecision::AcceptH1));
+        assert!(counted < 200 && counted.is_multiple_of(2), "{counted}");
+        // The count stopped at the first game whose LLR is past the bound.
+        assert!(stats[0].llr(&sprt) >= sprt.bounds().1);
+        let (before, _, _) = count_games(
+            &first_engine_wins(counted - 2),
+            Model::Pentanomial,
+            Some(&sprt),
+        );
+        assert!(before[0].llr(&sprt) < sprt.bounds().1);
+    }
+
     #[test]
     fn ranges_are_compact() {
         assert_eq!(ranges(&[1, 2, 3, 4, 9, 12, 13]), "1-4, 9, 12-13");
