@@ -25,6 +25,7 @@ pub fn run(args: &[String]) -> i32 {
         Some("bench") => bench_command(&args[1..]),
         Some("referee") => referee_command(&args[1..]),
         Some("match") => crate::tournament::main(&args[1..]),
+        Some("match-merge") => crate::tournament::merge::main(&args[1..]),
         Some("test-engine") => crate::tournament::test_engine::test_engine_main(&args[1..]),
         Some(other) => {
             eprintln!("qilin: unknown subcommand '{other}' (try: qilin --help)");
@@ -42,6 +43,7 @@ usage: qilin                 play over stdin/stdout; the first command chooses t
        qilin perft ...       Xiangqi move-path enumeration
        qilin referee ...     judges a Xiangqi or Gomoku game given as moves
        qilin match ...       plays engines against each other (Xiangqi or Gomoku)
+       qilin match-merge ... adds up the records of a match's shards (match --shard I/N)
        qilin test-engine ... a misbehaving fake engine for testing match runners
        qilin --version       prints the version
 `qilin <subcommand> --help` prints the subcommand's usage.";

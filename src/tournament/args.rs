@@ -178,6 +178,43 @@ pub struct MatchConfig {
     pub psq: Option<PathBuf>,
     /// Protocol log.
     pub log: Option<PathBuf>,
+    /// The part of the schedule this run plays (`--shard I/N`); the whole of it by default.
+    pub shard: Shard,
+}
+
+/// Shard `index` of `count` (`--shard I/N`, `0 <= I < N`): the part of a match's schedule one
+/// run plays, so that `count` runs with the same settings play the games of one run between
+/// them. The whole schedule is `0/1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// This shard, from 0.
+    pub index: u32,
+    /// How many shards the schedule is cut into (at least 1).
+    pub count: u32,
+}
+
+impl Shard {
+    /// The whole schedule.
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// Parses `I/N`.
+    pub fn parse(text: &str) -> Result<Shard, ArgError> {
+        let parsed = text
+            .split_once('/')
+            .and_then(|(i, n)| Some((i.trim().parse().ok()?, n.trim().parse().ok()?)));
+        match parsed {
+            Some((index, count)) if index < count => Ok(Shard { index, count }),
+            _ => error(format!(
+                "--shard '{text}': expected I/N with 0 <= I < N (such as 0/4)"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
 }
 
 /// A command line that cannot be run; the runner prints it and exits with status 2.
@@ -213,6 +250,7 @@ usage: qilin match --engine name=N cmd=PATH [arg=A]... [dir=D] [proto=ucci|uci|p
                        [--turn-time MS] [--match-time MS]
   [--timemargin MS] [--maxwait MS]
   [--openings FILE] [--repeat N] [--random-openings]  (--seed N shuffles them too)
+  [--shard I/N]            play part I (0 to N-1) of N of the schedule; see qilin match-merge
   [--maxplies N] [--nocapture PLIES] [--resign SCORE,COUNT] [--draw PLY,SCORE,COUNT]
   [--sprt elo0=E0 elo1=E1 alpha=A beta=B]
   [--results FILE] [--log FILE]   xiangqi: [--pgn FILE]   gomoku: [--sgf FILE] [--psq DIR]
@@ -396,6 +434,7 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, ArgError> {
     let mut sgf = None;
     let mut psq = None;
     let mut log = None;
+    let mut shard = Shard::WHOLE;
 
     let mut index = 0;
     // The values after a flag: every following token that does not start with `--`.
@@ -478,6 +517,7 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, ArgError> {
             "--maxwait" => max_wait_ms = parse_number(&flag, &single()?)?,
             "--openings" => openings = Some(PathBuf::from(single()?)),
             "--repeat" => repeat = parse_number(&flag, &single()?)?,
+            "--shard" => shard = Shard::parse(&single()?)?,
             "--random-openings" => {
                 none()?;
                 random_openings = true;
@@ -635,6 +675,7 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, ArgError> {
         sgf,
         psq,
         log,
+        shard,
     })
 }
 

@@ -4,18 +4,26 @@
 pub mod args;
 pub mod clock;
 pub mod game;
+pub mod json;
+pub mod merge;
 pub mod openings;
 pub mod player;
 pub mod process;
 pub mod record;
 pub mod referee;
 pub mod report;
+pub mod rng;
 pub mod run;
+pub mod settings;
 pub mod stats;
 
 /// Entry point of `qilin match`: `args` are the words after `match`. Returns the exit status:
 /// 0 after a match, 2 for bad arguments or unusable files.
 pub fn main(args: &[String]) -> i32 {
+    if let Some(at) = args.iter().position(|a| a == "--merge") {
+        let rest: Vec<String> = args[..at].iter().chain(&args[at + 1..]).cloned().collect();
+        return merge::main(&rest);
+    }
     if args.iter().any(|a| a == "--help" || a == "-h") {
         println!("{}", args::USAGE);
         return 0;

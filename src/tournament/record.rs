@@ -17,7 +17,9 @@
 use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::args::{GameChoice, TimeControl};
+use std::sync::Arc;
+
+use super::args::{GameChoice, Shard, TimeControl};
 use super::game::{GameResult, PlayedGame};
 use super::openings::Opening;
 use super::player::{EngineAbout, EngineScore};
@@ -49,6 +51,20 @@ pub struct GameRecord {
     pub root: String,
     /// The game.
     pub game: PlayedGame,
+    /// Which run of which match played it (written to JSON when present).
+    pub stamp: Option<Arc<RecordStamp>>,
+}
+
+/// What ties a record to its match: the shard that played it and the match's settings with
+/// their fingerprint (see [`super::settings::MatchSettings`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordStamp {
+    /// The shard of the run.
+    pub shard: Shard,
+    /// The settings as `key=value` lines.
+    pub settings: String,
+    /// Their fingerprint.
+    pub fingerprint: String,
 }
 
 /// Appends `text` to `out` as a JSON string literal.
@@ -102,6 +118,13 @@ impl GameRecord {
         let mut out = String::from("{");
         push_field(&mut out, "game", &self.number.to_string());
         push_field(&mut out, "round", &self.round.to_string());
+        if let Some(stamp) = &self.stamp {
+            push_field(&mut out, "shard", &json_string(&stamp.shard.to_string()));
+            push_field(&mut out, "pair", &self.pair.to_string());
+            push_field(&mut out, "pair_game", &self.pair_game.to_string());
+            push_field(&mut out, "fingerprint", &json_string(&stamp.fingerprint));
+            push_field(&mut out, "settings", &json_string(&stamp.settings));
+        }
         for seat in 0..2 {
             push_field(
                 &mut out,
@@ -506,6 +529,7 @@ mod tests {
                 end,
                 time_used_ms: [70, 40],
             },
+            stamp: None,
         }
     }
 
@@ -646,6 +670,7 @@ mod tests {
                 },
                 time_used_ms: [0, 120],
             },
+            stamp: None,
         };
         assert_eq!(
             record.to_json(),

@@ -68,17 +68,23 @@ impl PairStats {
         let Some(seat) = record.engines.iter().position(|&e| e == self.engines[0]) else {
             return;
         };
-        let half_points = record.half_points_of_seat(seat);
+        self.add_result(
+            record.pair_game,
+            record.half_points_of_seat(seat),
+            &record.game.end.reason,
+        );
+    }
+
+    /// Adds a finished game of this pair given by its index within the pair, the half points
+    /// of `first` and the reason it ended.
+    pub fn add_result(&mut self, pair_game: usize, half_points: usize, reason: &str) {
         match half_points {
             2 => self.games.wins += 1,
             1 => self.games.draws += 1,
             _ => self.games.losses += 1,
         }
-        *self
-            .reasons
-            .entry(record.game.end.reason.clone())
-            .or_insert(0) += 1;
-        let slot = record.pair_game / 2;
+        *self.reasons.entry(reason.to_string()).or_insert(0) += 1;
+        let slot = pair_game / 2;
         match self.pending.remove(&slot) {
             Some(other) => self.pairs.add_pair(other + half_points),
             None => {
@@ -264,6 +270,7 @@ mod tests {
                 },
                 time_used_ms: [0, 0],
             },
+            stamp: None,
         }
     }
 

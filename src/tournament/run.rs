@@ -17,9 +17,10 @@ use super::game::{GameEnd, GameResult, GameRules, PlayedGame, play_game};
 use super::openings::{Opening, builtin_openings, load_openings, opening_order};
 use super::player::{EngineFailure, MatchSetup, Player, Protocol};
 use super::process::ProtocolLog;
-use super::record::GameRecord;
+use super::record::{GameRecord, RecordStamp};
 use super::referee::new_referee;
 use super::report::{Model, PairStats, final_table, progress_line};
+use super::settings::{MatchSettings, shard_of_games};
 use super::stats::SprtDecision;
 
 /// One scheduled game.
@@ -46,6 +47,8 @@ struct Shared<'a> {
     /// Why the match was given up: an engine that never started once.
     fatal: Mutex<Option<String>>,
     stop: AtomicBool,
+    /// The shard and the match's settings, stamped on every record.
+    stamp: Arc<RecordStamp>,
 }
 
 /// A problem that prevents the match from running (bad files, bad openings): exit status 2.
@@ -217,6 +220,7 @@ fn play_job(
         opening: opening.clone(),
         root: referee.root().to_string(),
         game: played,
+        stamp: Some(Arc::clone(&shared.stamp)),
     })
 }
 
@@ -359,7 +363,16 @@ pub fn run_match(config: &MatchConfig) -> Result<i32, SetupError> {
             )
         })
         .collect();
-    let jobs = schedule(config, &pairs, openings.len());
+    let mut jobs = schedule(config, &pairs, openings.len());
+    let settings = MatchSettings::of(config, &openings, jobs.len(), model);
+    let stamp = Arc::new(RecordStamp {
+        shard: config.shard,
+        fingerprint: settings.fingerprint(),
+        settings: settings.text(),
+    });
+    let units: Vec<(usize, usize)> = jobs.iter().map(|j| (j.pair, j.pair_game)).collect();
+    let mut game_shards = shard_of_games(&units, config.shard.count).into_iter();
+    jobs.retain(|_| game_shards.next() == Some(config.shard.index));
     let total = jobs.len();
     let shared = Shared {
         config,
@@ -386,6 +399,7 @@ pub fn run_match(config: &MatchConfig) -> Result<i32, SetupError> {
             .collect(),
         fatal: Mutex::new(None),
         stop: AtomicBool::new(false),
+        stamp,
     };
     let (job_sender, job_receiver) = unbounded();
     for job in jobs {
@@ -417,7 +431,8 @@ pub fn run_match(config: &MatchConfig) -> Result<i32, SetupError> {
             } else {
                 eprintln!("{line}");
             }
-            if let Some(sprt) = &config.sprt {
+            // A shard plays its whole part: only the merge of all shards may stop on the SPRT.
+            if let Some(sprt) = config.sprt.as_ref().filter(|_| config.shard.count == 1) {
                 let decision = sprt.decide(pair_stats.llr(sprt));
                 if decision != SprtDecision::Continue && pairs.len() == 1 {
                     decided = Some((record.pair, decision));

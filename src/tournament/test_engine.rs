@@ -2,7 +2,8 @@
 //! [--proto uci|ucci|piskvork] [--seed N] [--after N] [--delay MS] [--score CP]
 //! [--about reply|unknown|silent|late]`.
 //!
-//! Modes: `random` plays seeded random legal moves; `illegal`, `crash`, `hang`, `garbage`,
+//! Modes: `random` plays random legal moves drawn from the seed and the position (the same
+//! position gets the same move in any process); `illegal`, `crash`, `hang`, `garbage`,
 //! `resign` and `nomove` play random legal moves for their first `--after` moves (default 0)
 //! and then, when asked for a move, play a well-formed illegal move, exit with status 3, stop
 //! answering (and ignore everything, `quit` included), print a line that is not the protocol,
@@ -20,10 +21,8 @@ use std::io::{self, BufRead, Write};
 use std::thread;
 use std::time::Duration;
 
-use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
-
 use super::player::{ranks_from_one_based, ranks_to_one_based};
+use super::rng::{SplitMix64, stable_hash};
 use crate::xiangqi::{Move, Position, START_FEN, Square};
 
 /// How the test engine behaves once its good moves are used up.
@@ -138,7 +137,8 @@ fn parse_settings(args: &[String]) -> Result<Settings, String> {
 /// The state of the fake engine between commands.
 struct TestEngine {
     settings: Settings,
-    rng: StdRng,
+    /// Hash of the words of the last Xiangqi `position` command.
+    position_key: u64,
     out: io::Stdout,
     moves_played: u32,
     /// Xiangqi position from the last `position` command.
@@ -170,7 +170,15 @@ impl TestEngine {
         self.settings.mode != Mode::Random && self.moves_played >= self.settings.after
     }
 
+    /// The generator of the next random move: seeded from `--seed` and the position (the
+    /// words of the `position` command, or the Gomoku stones in order), so that a game
+    /// replays move for move whatever the process played before.
+    fn move_rng(&self, position_key: u64) -> SplitMix64 {
+        SplitMix64::new(self.settings.seed ^ position_key)
+    }
+
     fn set_position(&mut self, words: &[&str]) {
+        self.position_key = stable_hash(words.join(" ").as_bytes());
         let moves_at = words.iter().position(|&w| w == "moves");
         let (spec, moves) = match moves_at {
             Some(at) => (&words[..at], &words[at + 1..]),
@@ -227,7 +235,7 @@ impl TestEngine {
         if moves.is_empty() {
             return "(none)".to_string();
         }
-        let index = self.rng.random_range(0..moves.len());
+        let index = self.move_rng(self.position_key).below(moves.len());
         moves[index].to_string()
     }
 
@@ -258,7 +266,13 @@ impl TestEngine {
         if free.is_empty() {
             return "0,0".to_string();
         }
-        let (x, y) = free[self.rng.random_range(0..free.len())];
+        let stones: Vec<String> = self
+            .stones
+            .iter()
+            .map(|(x, y)| format!("{x},{y}"))
+            .collect();
+        let key = stable_hash(stones.join(" ").as_bytes());
+        let (x, y) = free[self.move_rng(key).below(free.len())];
         self.stones.push((x, y));
         format!("{x},{y}")
     }
@@ -441,7 +455,7 @@ pub fn test_engine_main(args: &[String]) -> i32 {
         }
     };
     let mut engine = TestEngine {
-        rng: StdRng::seed_from_u64(settings.seed),
+        position_key: 0,
         settings,
         out: io::stdout(),
         moves_played: 0,
