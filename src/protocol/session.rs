@@ -378,6 +378,10 @@ impl Xiangqi {
 
     /// Converts `go` into engine limits and starts the search thread.
     fn go(&mut self, core: &mut Core<Self>, go: GoCmd, at: Instant) {
+        if !go.clamped.is_empty() {
+            let notes: Vec<String> = go.clamped.iter().map(ToString::to_string).collect();
+            message(core, &format!("go: {}", notes.join(", ")));
+        }
         let ucci = self.protocol == Some(Protocol::Ucci);
         if ucci && go.depth == Some(0) {
             // Static evaluation only: nothing is searched, no move is chosen.
