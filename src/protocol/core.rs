@@ -206,6 +206,22 @@ impl<F: FrontEnd> Core<F> {
         }
     }
 
+    /// True when a queued command satisfies `pred`.
+    pub(crate) fn any_queued(&self, pred: impl Fn(&F::Command) -> bool) -> bool {
+        self.queue.iter().any(|(cmd, _)| pred(cmd))
+    }
+
+    /// Takes the whole queue of waiting commands (oldest first), leaving it empty.
+    pub(crate) fn take_queue(&mut self) -> VecDeque<(F::Command, Instant)> {
+        std::mem::take(&mut self.queue)
+    }
+
+    /// Puts `queue` back in front of whatever was queued since [`Core::take_queue`].
+    pub(crate) fn restore_queue(&mut self, mut queue: VecDeque<(F::Command, Instant)>) {
+        queue.append(&mut self.queue);
+        self.queue = queue;
+    }
+
     /// The searcher, when it is at home.
     pub(crate) fn searcher(&self) -> Option<&F::Searcher> {
         self.searcher.as_ref()
