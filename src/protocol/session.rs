@@ -22,6 +22,8 @@ use crate::xiangqi::{Game, Move, Position};
 pub(crate) struct XiangqiJob {
     /// `go infinite` / UCCI `depth infinite`: only `stop` ends it.
     infinite: bool,
+    /// A `go perft` count, not a search.
+    perft: bool,
     /// Nothing but `stop` ends it once pondering is over: `infinite`, or a search without
     /// any limit (UCI `go ponder` with no clock after `ponderhit`).
     open_ended: bool,
@@ -83,6 +85,12 @@ impl FrontEnd for Xiangqi {
     fn stop_at_end_of_input(job: &Job<XiangqiJob>) -> bool {
         // Finite searches finish and print their move; those only `stop` would end stop.
         job.data.infinite || job.control.pondering()
+    }
+
+    fn stop_at_quit(job: &Job<XiangqiJob>) -> bool {
+        // A search answers with what it has at once; a perft gets the end of input's grace,
+        // so that a piped 'go perft' + 'quit' prints its count.
+        !job.data.perft
     }
 
     fn info(&mut self, core: &mut Core<Self>, info: &SearchInfo<Move>) {
@@ -571,6 +579,7 @@ impl Xiangqi {
                 && limits.mate_moves.is_none());
         let data = XiangqiJob {
             infinite: limits.infinite,
+            perft: false,
             open_ended,
             draw_offered: go.draw_offered,
             allowed,
@@ -594,6 +603,7 @@ impl Xiangqi {
         let mut pos = self.game.position().clone();
         let data = XiangqiJob {
             infinite: false,
+            perft: true,
             open_ended: false,
             draw_offered: false,
             allowed: Vec::new(),
