@@ -16,7 +16,7 @@ pub enum Protocol {
     Ucci,
     /// Universal Chess Interface with Xiangqi notation (`uci`).
     Uci,
-    /// Gomocup's Piskvork protocol (`START`, `INFO`, ...): not supported yet.
+    /// Gomocup's Piskvork protocol (`START`, `INFO`, ...), for Gomoku.
     Piskvork,
 }
 
@@ -116,6 +116,37 @@ pub struct GoCmd {
     pub clock: ClockSpec,
     /// UCI `searchmoves ...`: restrict the root to these moves.
     pub searchmoves: Vec<Move>,
+    /// Time values that were out of range and were replaced (said in one `info string`).
+    pub clamped: Vec<Clamped>,
+}
+
+/// A time value of `go` that no clock can hold (negative, as GUIs send after a move that ran
+/// into the margin, or absurdly large), read as the nearest value that can: `go` is answered
+/// instead of refused, since a refused `go` loses the game on time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Clamped {
+    /// The keyword (`wtime`, `movetime`, UCCI `time`, ...).
+    pub keyword: &'static str,
+    /// The value as the GUI wrote it.
+    pub found: String,
+    /// The value used, in the unit the GUI writes (0 or [`TIME_CAP`]).
+    pub used: u64,
+}
+
+/// The largest time value `go` keeps, in the unit the GUI writes (milliseconds, or UCCI
+/// seconds): over thirty years in milliseconds, so no real clock is ever cut.
+pub const TIME_CAP: u64 = 1_000_000_000_000;
+
+impl fmt::Display for Clamped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} read as {}",
+            Quoted(self.keyword),
+            Quoted(&self.found),
+            self.used
+        )
+    }
 }
 
 /// The value of a `setoption`, already typed. Names are matched case-insensitively, and both
@@ -319,7 +350,7 @@ impl fmt::Display for ParseError {
             }
             ParseError::NoProtocol(w) => write!(
                 f,
-                "unknown command {}: say 'ucci' or 'uci' first to choose a protocol",
+                "unknown command {}: say 'uci', 'ucci' or 'START <size>' first to choose a protocol",
                 Q(w)
             ),
         }

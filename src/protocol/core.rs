@@ -71,6 +71,12 @@ pub(crate) trait FrontEnd: Sized {
     /// without one, for [`END_OF_INPUT_GRACE`] more at most.
     fn stop_at_end_of_input(job: &Job<Self::Job>) -> bool;
 
+    /// Whether a delayed quit ([`Core::quit_after_answer`]) stops this job now. Otherwise it
+    /// gets the same grace as at the end of input.
+    fn stop_at_quit(_job: &Job<Self::Job>) -> bool {
+        true
+    }
+
     /// Reports one progress report of the running search.
     fn info(&mut self, core: &mut Core<Self>, info: &SearchInfo<MoveOf<Self>>);
 
@@ -172,9 +178,11 @@ pub(crate) struct Core<F: FrontEnd> {
     next_job_id: u64,
     /// Commands that came while a job ran, with the moments their lines were read.
     queue: VecDeque<(F::Command, Instant)>,
-    /// When the input ended (`None` while it goes on).
+    /// When the input ended (`None` while it goes on), or a delayed quit came.
     eof_at: Option<Instant>,
     quit: bool,
+    /// A delayed quit came: the session leaves once the jobs it let finish answered.
+    quitting: bool,
     /// A quit waits for the stopped search's answer until then at the latest.
     quit_pending: Option<Instant>,
 }
@@ -206,6 +214,22 @@ impl<F: FrontEnd> Core<F> {
         }
     }
 
+    /// True when a queued command satisfies `pred`.
+    pub(crate) fn any_queued(&self, pred: impl Fn(&F::Command) -> bool) -> bool {
+        self.queue.iter().any(|(cmd, _)| pred(cmd))
+    }
+
+    /// Takes the whole queue of waiting commands (oldest first), leaving it empty.
+    pub(crate) fn take_queue(&mut self) -> VecDeque<(F::Command, Instant)> {
+        std::mem::take(&mut self.queue)
+    }
+
+    /// Puts `queue` back in front of whatever was queued since [`Core::take_queue`].
+    pub(crate) fn restore_queue(&mut self, mut queue: VecDeque<(F::Command, Instant)>) {
+        queue.append(&mut self.queue);
+        self.queue = queue;
+    }
+
     /// The searcher, when it is at home.
     pub(crate) fn searcher(&self) -> Option<&F::Searcher> {
         self.searcher.as_ref()
@@ -231,11 +255,13 @@ impl<F: FrontEnd> Core<F> {
         self.quit = true;
     }
 
-    /// Stops the running search and ends the session once it answered (or after a short
-    /// grace at the latest), with [`FrontEnd::farewell`].
+    /// Ends the session once the running job and the commands queued before the quit were
+    /// answered, with [`FrontEnd::farewell`]: like the end of input (nothing more is read),
+    /// except that the jobs [`FrontEnd::stop_at_quit`] names are stopped at once, and the
+    /// session waits for a stopped job's answer only a short grace.
     pub(crate) fn quit_after_answer(&mut self) {
-        self.stop_job();
-        self.quit_pending = Some(Instant::now() + QUIT_GRACE);
+        self.quitting = true;
+        self.eof_at.get_or_insert_with(Instant::now);
     }
 
     /// Sends the searcher to search `game` on its own thread; its events come back to the
@@ -330,6 +356,7 @@ impl<F: FrontEnd, W: Write + 'static> Session<F, W> {
                 queue: VecDeque::new(),
                 eof_at: None,
                 quit: false,
+                quitting: false,
                 quit_pending: None,
             },
             front,
@@ -352,10 +379,6 @@ impl<F: FrontEnd, W: Write + 'static> Session<F, W> {
                 return 0;
             }
             if self.core.job.is_none() {
-                if self.core.quit_pending.is_some() {
-                    self.leave();
-                    continue;
-                }
                 if let Some((cmd, at)) = self.core.queue.pop_front() {
                     self.front.idle(&mut self.core, cmd, at);
                     // A job started from the queue after the input ended (say a second
@@ -363,6 +386,10 @@ impl<F: FrontEnd, W: Write + 'static> Session<F, W> {
                     if self.core.at_eof() {
                         self.stop_job_at_end_of_input();
                     }
+                    continue;
+                }
+                if self.core.quitting {
+                    self.leave();
                     continue;
                 }
                 if self.core.at_eof() {
@@ -412,6 +439,9 @@ impl<F: FrontEnd, W: Write + 'static> Session<F, W> {
         } else {
             self.front.idle(&mut self.core, cmd, at);
         }
+        if self.core.quitting {
+            self.stop_job_at_end_of_input();
+        }
     }
 
     /// End of input: the running job stops if the front end says so; the session ends once
@@ -421,9 +451,20 @@ impl<F: FrontEnd, W: Write + 'static> Session<F, W> {
         self.stop_job_at_end_of_input();
     }
 
-    /// Stops the running job if the front end says the end of input ends it.
+    /// Stops the running job if the front end says the end of input (or the quit) ends it.
+    /// After a quit, the session waits a short grace for a stopped job, none for the others.
     fn stop_job_at_end_of_input(&mut self) {
-        if self.core.job.as_ref().is_some_and(F::stop_at_end_of_input) {
+        let Some(job) = self.core.job.as_ref() else {
+            return;
+        };
+        if self.core.quitting {
+            if F::stop_at_quit(job) {
+                self.core.stop_job();
+                self.core.quit_pending = Some(Instant::now() + QUIT_GRACE);
+            } else {
+                self.core.quit_pending = None;
+            }
+        } else if F::stop_at_end_of_input(job) {
             self.core.stop_job();
         }
     }
@@ -491,6 +532,9 @@ impl<F: FrontEnd, W: Write + 'static> Session<F, W> {
             .end_of_input_deadline(self.core.eof_at)
             .is_some_and(|at| Instant::now() >= at)
         {
+            if self.core.quitting {
+                self.core.quit_pending = Some(Instant::now() + QUIT_GRACE);
+            }
             return self.core.stop_job();
         }
         let hard = job.control.hard_ms();

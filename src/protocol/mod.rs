@@ -119,14 +119,30 @@ pub(crate) enum Input {
     Eof,
 }
 
-/// The protocol a first word selects, if any.
+/// The Piskvork commands that may open a session (any case): a manager starts with one of
+/// them, while words such as `BEGIN` or `END` mean nothing before a board exists.
+const PISKVORK_OPENERS: [&str; 4] = ["START", "RECTSTART", "INFO", "ABOUT"];
+
+/// The protocol a first word selects, if any: `ucci`, `uci` (lower case, as the protocols
+/// spell them) or a Piskvork opener.
 pub fn detect(first_word: &str) -> Option<Protocol> {
     match first_word {
         "ucci" => Some(Protocol::Ucci),
         "uci" => Some(Protocol::Uci),
-        w if piskvork::is_piskvork_word(w) => Some(Protocol::Piskvork),
+        w if PISKVORK_OPENERS
+            .iter()
+            .any(|opener| w.eq_ignore_ascii_case(opener)) =>
+        {
+            Some(Protocol::Piskvork)
+        }
         _ => None,
     }
+}
+
+/// True for the words that end a session before any protocol was chosen: `quit` (UCI and
+/// UCCI) and `END` (Piskvork, any case).
+fn ends_undecided(first_word: &str) -> bool {
+    first_word == "quit" || first_word.eq_ignore_ascii_case("END")
 }
 
 /// Turns one line into what the engine thread should get, detecting the protocol on the first
@@ -161,7 +177,7 @@ impl LineReader {
                     out.push(Input::Detected(p));
                     p
                 }
-                None if first == "quit" => return vec![Input::Command(Command::Quit, at)],
+                None if ends_undecided(first) => return vec![Input::Command(Command::Quit, at)],
                 None => return vec![Input::Bad(ParseError::NoProtocol(first.to_string()))],
             },
         };
@@ -202,6 +218,17 @@ fn read_lines(mut input: impl BufRead, tx: Sender<Input>) {
     let _ = tx.send(Input::Eof);
 }
 
+/// The answer to a bad line before any protocol was chosen: Piskvork's form for a Piskvork
+/// command that cannot open a session (`TURN`, `BEGIN`, ...), `info string error:` otherwise.
+fn undecided_error(error: &ParseError) -> String {
+    match error {
+        ParseError::NoProtocol(word) if piskvork::is_piskvork_word(word) => {
+            "ERROR no board: send START first".to_string()
+        }
+        _ => format!("info string error: {error}"),
+    }
+}
+
 /// Runs the protocol loop on stdin/stdout until `quit` (or end of input). Returns the process
 /// exit code.
 pub fn run_stdio() -> i32 {
@@ -220,14 +247,28 @@ pub fn run_session(input: impl Read + Send + 'static, output: impl Write + 'stat
         eprintln!("qilin: cannot start the input thread: {e}");
         return 1;
     }
-    // The first input says which protocol, hence which game, the session is for. The
-    // reader thread stays blocked on its input when we quit; the process exit ends it.
-    let first = rx.recv().unwrap_or(Input::Eof);
-    match first {
-        Input::Detected(Protocol::Piskvork) => {
-            gomocup::GomokuSession::<_, gomocup::DefaultSearcher>::new(rx, output).run()
+    // Until a line names a protocol (which says which game the session is for), every other
+    // line gets one error line; `quit`, `END` and the end of input leave. The reader thread
+    // stays blocked on its input when we quit; the process exit ends it.
+    let mut output = output;
+    loop {
+        match rx.recv().unwrap_or(Input::Eof) {
+            Input::Detected(Protocol::Piskvork) => {
+                return gomocup::GomokuSession::<_, gomocup::DefaultSearcher>::new(rx, output)
+                    .run();
+            }
+            first @ Input::Detected(_) => {
+                return session::XiangqiSession::new(rx, output).run_from(first);
+            }
+            Input::Bad(e) => {
+                let sent =
+                    writeln!(output, "{}", undecided_error(&e)).and_then(|()| output.flush());
+                if sent.is_err() {
+                    return 0;
+                }
+            }
+            Input::Command(..) | Input::Eof => return 0,
         }
-        first => session::XiangqiSession::new(rx, output).run_from(first),
     }
 }
 
@@ -270,6 +311,24 @@ mod tests {
             r.read("START 15", now)[0],
             Input::Detected(Protocol::Piskvork)
         ));
+
+        // Only `uci`, `ucci` and the Piskvork openers choose; `END` and `quit` leave.
+        let mut r = LineReader::new();
+        for stray in ["UCI", "isready", "DEBUG x", "BEGIN", "\u{1}\u{fffd}"] {
+            assert!(matches!(r.read(stray, now)[..], [Input::Bad(_)]), "{stray}");
+        }
+        for leave in ["END", "end", "quit"] {
+            assert!(matches!(
+                LineReader::new().read(leave, now)[..],
+                [Input::Command(Command::Quit, _)]
+            ));
+        }
+        for opener in ["RECTSTART 15,15", "info timeout_turn 1000", "ABOUT"] {
+            assert!(matches!(
+                LineReader::new().read(opener, now)[0],
+                Input::Detected(Protocol::Piskvork)
+            ));
+        }
     }
 }
 

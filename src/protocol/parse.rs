@@ -10,7 +10,7 @@ use nom::error::ErrorKind;
 use nom::sequence::preceded;
 use nom::{IResult, Parser};
 
-use super::command::{ParseError, PositionBase, PositionCmd, RawTime};
+use super::command::{Clamped, ParseError, PositionBase, PositionCmd, RawTime, TIME_CAP};
 use crate::xiangqi::Move;
 
 /// The error type threaded through the nom parsers: either nom's own (a combinator did not
@@ -123,11 +123,6 @@ pub(crate) fn some_number<'a, T: TryFrom<u64>>(
     number(input, keyword).map(|(rest, n)| (rest, Some(n)))
 }
 
-/// The value of `keyword` as a time, wrapped for an optional field.
-pub(crate) fn some_time<'a>(input: &'a str, keyword: &'static str) -> Res<'a, Option<RawTime>> {
-    raw_time(input, keyword).map(|(rest, t)| (rest, Some(t)))
-}
-
 /// The next word as a non-negative decimal time (`1500`, `1.5`), kept in thousandths of the
 /// unit so that no floating point is involved.
 pub(crate) fn raw_time<'a>(input: &'a str, keyword: &'static str) -> Res<'a, RawTime> {
@@ -164,6 +159,62 @@ pub(crate) fn raw_time<'a>(input: &'a str, keyword: &'static str) -> Res<'a, Raw
         Some(v) => Ok((rest, RawTime(v))),
         None => bad(too_large()),
     }
+}
+
+/// Reads a time value with `read` (the value of `keyword`), replacing a negative one by 0
+/// and one above [`TIME_CAP`] units by the cap, each replacement noted in `clamped`; other
+/// errors (missing value, not a number) stay errors. `units` gives a value's whole units.
+fn clamped_with<'a, T>(
+    input: &'a str,
+    keyword: &'static str,
+    clamped: &mut Vec<Clamped>,
+    read: impl Fn(&'a str, &'static str) -> Res<'a, T>,
+    units: impl Fn(&T) -> u64,
+    from_units: impl Fn(u64) -> T,
+) -> Res<'a, Option<T>> {
+    let (after, found) = next_word(input);
+    let mut note = |used: u64| {
+        clamped.push(Clamped {
+            keyword,
+            found: found.unwrap_or("").to_string(),
+            used,
+        });
+        Ok((after, Some(from_units(used))))
+    };
+    match read(input, keyword) {
+        Ok((_, t)) if units(&t) > TIME_CAP => note(TIME_CAP),
+        Ok((rest, t)) => Ok((rest, Some(t))),
+        Err(nom::Err::Failure(Fail::Bad(ParseError::Negative { .. }))) => note(0),
+        Err(nom::Err::Failure(Fail::Bad(ParseError::TooLarge { .. }))) => note(TIME_CAP),
+        Err(e) => Err(e),
+    }
+}
+
+/// The value of `keyword` as a whole number of milliseconds (UCI clocks and `movetime`),
+/// clamped into `0..=TIME_CAP` (see [`Clamped`]).
+pub(crate) fn clamped_ms<'a>(
+    input: &'a str,
+    keyword: &'static str,
+    clamped: &mut Vec<Clamped>,
+) -> Res<'a, Option<u64>> {
+    clamped_with(input, keyword, clamped, number::<u64>, |&n| n, |n| n)
+}
+
+/// The value of `keyword` as a UCCI time, clamped into `0..=TIME_CAP` units (see
+/// [`Clamped`]).
+pub(crate) fn clamped_time<'a>(
+    input: &'a str,
+    keyword: &'static str,
+    clamped: &mut Vec<Clamped>,
+) -> Res<'a, Option<RawTime>> {
+    clamped_with(
+        input,
+        keyword,
+        clamped,
+        raw_time,
+        |t| t.0 / 1000,
+        |units| RawTime(units * 1000),
+    )
 }
 
 /// One move word. Lenient about case and the ICCS dash (`H2-E2`), strict about the squares.
@@ -315,6 +366,40 @@ mod tests {
         assert!(raw_time("-1", "time").is_err());
         assert!(raw_time("1.", "time").is_err());
         assert!(raw_time("", "time").is_err());
+    }
+
+    #[test]
+    fn go_times_are_clamped_not_refused() {
+        let mut notes = Vec::new();
+        let ms = |text, notes: &mut Vec<Clamped>| clamped_ms(text, "wtime", notes).ok();
+        assert_eq!(ms(" 1500 x", &mut notes), Some((" x", Some(1500))));
+        assert!(notes.is_empty());
+        assert_eq!(ms(" -50 btime 3", &mut notes), Some((" btime 3", Some(0))));
+        assert_eq!(
+            ms(" 99999999999999999999", &mut notes),
+            Some(("", Some(TIME_CAP)))
+        );
+        assert_eq!(ms(" 1000000000001", &mut notes), Some(("", Some(TIME_CAP))));
+        assert_eq!(
+            notes.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            [
+                "'wtime' '-50' read as 0",
+                "'wtime' '99999999999999999999' read as 1000000000000",
+                "'wtime' '1000000000001' read as 1000000000000",
+            ]
+        );
+        assert!(clamped_ms(" fast", "wtime", &mut notes).is_err());
+        assert!(clamped_ms("", "wtime", &mut notes).is_err());
+        let time =
+            |text, notes: &mut Vec<Clamped>| clamped_time(text, "time", notes).map(|(_, t)| t).ok();
+        assert_eq!(time(" -5", &mut notes), Some(Some(RawTime(0))));
+        assert_eq!(time(" -0.5", &mut notes), Some(Some(RawTime(0))));
+        assert_eq!(time(" 1.5", &mut notes), Some(Some(RawTime(1500))));
+        assert_eq!(
+            time(" 99999999999999999999", &mut notes),
+            Some(Some(RawTime(TIME_CAP * 1000)))
+        );
+        assert!(clamped_time(" 1.", "time", &mut notes).is_err());
     }
 
     #[test]

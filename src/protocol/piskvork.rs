@@ -305,7 +305,7 @@ fn square_size(text: &str) -> Result<usize, ParseError> {
 pub fn about_line(version: &str) -> String {
     format!(
         "name=\"Qilin\", version=\"{version}\", author=\"the Qilin developers\", \
-         country=\"unknown\", www=\"https://github.com/qilin-engine/qilin\""
+         country=\"unknown\""
     )
 }
 

@@ -22,6 +22,11 @@ use crate::xiangqi::{Game, Move, Position};
 pub(crate) struct XiangqiJob {
     /// `go infinite` / UCCI `depth infinite`: only `stop` ends it.
     infinite: bool,
+    /// A `go perft` count, not a search.
+    perft: bool,
+    /// Nothing but `stop` ends it once pondering is over: `infinite`, or a search without
+    /// any limit (UCI `go ponder` with no clock after `ponderhit`).
+    open_ended: bool,
     /// UCCI: the opponent offered a draw (`go draw`, `ponderhit draw`).
     draw_offered: bool,
     /// The root moves the search may answer (legal, not banned, within `searchmoves`); the
@@ -80,6 +85,12 @@ impl FrontEnd for Xiangqi {
     fn stop_at_end_of_input(job: &Job<XiangqiJob>) -> bool {
         // Finite searches finish and print their move; those only `stop` would end stop.
         job.data.infinite || job.control.pondering()
+    }
+
+    fn stop_at_quit(job: &Job<XiangqiJob>) -> bool {
+        // A search answers with what it has at once; a perft gets the end of input's grace,
+        // so that a piped 'go perft' + 'quit' prints its count.
+        !job.data.perft
     }
 
     fn info(&mut self, core: &mut Core<Self>, info: &SearchInfo<Move>) {
@@ -157,6 +168,19 @@ impl FrontEnd for Xiangqi {
             return None;
         };
         let (stopping, pondering) = (job.stopping, job.control.pondering());
+        // While a `go` waits in the queue, a `stop`, `ponderhit` or `isready` after it belongs
+        // to it: they wait behind it and act once it started (see `replay_queue`). A `stop`
+        // also ends the running search, which came before it.
+        if matches!(
+            cmd,
+            Command::Stop | Command::PonderHit { .. } | Command::IsReady
+        ) && core.any_queued(starts_job)
+        {
+            if cmd == Command::Stop {
+                core.stop_job();
+            }
+            return Some((cmd, at));
+        }
         match cmd {
             // Once stopped, the search reports within milliseconds: answering after its
             // `bestmove` keeps the natural order for GUIs that sync with `stop` + `isready`.
@@ -208,8 +232,14 @@ impl FrontEnd for Xiangqi {
                 Err(why) => refuse(core, &format!("{why}; position unchanged")),
             },
             Command::BanMoves(moves) => self.ban_moves(core, moves),
-            Command::Go(go) => self.go(core, go, at),
-            Command::Perft(depth) => self.perft(core, depth),
+            Command::Go(go) => {
+                self.go(core, go, at);
+                self.replay_queue(core);
+            }
+            Command::Perft(depth) => {
+                self.perft(core, depth);
+                self.replay_queue(core);
+            }
             Command::PonderHit { .. } => {
                 refuse(core, "ponderhit: no search is running; ignored");
             }
@@ -232,6 +262,11 @@ impl FrontEnd for Xiangqi {
     }
 }
 
+/// True for the commands that start a job (and get exactly one answer).
+fn starts_job(cmd: &Command) -> bool {
+    matches!(cmd, Command::Go(_) | Command::Perft(_))
+}
+
 /// A message for the GUI's log (`info string`).
 fn message(core: &mut Core<Xiangqi>, text: &str) {
     core.emit(&format!("info string {text}"));
@@ -251,6 +286,41 @@ impl Xiangqi {
     fn do_quit(&mut self, core: &mut Core<Self>) {
         self.farewell(core);
         core.quit();
+    }
+
+    /// After a `go` or `perft` (taken from the queue, or not: then the queue is empty), hands
+    /// the commands queued behind it, up to the next queued job, to the job it started as if
+    /// they arrived now, so that a `stop` or `ponderhit` sent while it waited acts on it.
+    /// When it was answered at once, its `stop` and `ponderhit` have nothing left to do and
+    /// are dropped; the other commands stay queued in order. The job is stopped at once when
+    /// a `stop` comes later in the queue, or when a later `go` waits behind a job that only
+    /// `stop` would end: every queued `go` is then answered in turn.
+    fn replay_queue(&mut self, core: &mut Core<Self>) {
+        let mut head = core.take_queue();
+        let next_job = head.iter().position(|(cmd, _)| starts_job(cmd));
+        let rest = head.split_off(next_job.unwrap_or(head.len()));
+        let mut kept = std::collections::VecDeque::new();
+        for (cmd, at) in head {
+            let item = if core.job().is_some() {
+                self.busy(core, cmd, at)
+            } else if matches!(cmd, Command::Stop | Command::PonderHit { .. }) {
+                None
+            } else {
+                Some((cmd, at))
+            };
+            kept.extend(item);
+        }
+        // A later `stop` ends every job before it; a later `go` ends one that would wait
+        // for a `stop` that then never comes.
+        let stopped_later = rest.iter().any(|(cmd, _)| *cmd == Command::Stop);
+        let waits_for_stop = core
+            .job()
+            .is_some_and(|job| job.data.open_ended || job.control.pondering());
+        if stopped_later || (waits_for_stop && !rest.is_empty()) {
+            core.stop_job();
+        }
+        kept.extend(rest);
+        core.restore_queue(kept);
     }
 
     fn handshake(&mut self, core: &mut Core<Self>, asked: Protocol) {
@@ -378,6 +448,10 @@ impl Xiangqi {
 
     /// Converts `go` into engine limits and starts the search thread.
     fn go(&mut self, core: &mut Core<Self>, go: GoCmd, at: Instant) {
+        if !go.clamped.is_empty() {
+            let notes: Vec<String> = go.clamped.iter().map(ToString::to_string).collect();
+            message(core, &format!("go: {}", notes.join(", ")));
+        }
         let ucci = self.protocol == Some(Protocol::Ucci);
         if ucci && go.depth == Some(0) {
             // Static evaluation only: nothing is searched, no move is chosen.
@@ -409,9 +483,6 @@ impl Xiangqi {
             .filter(|m| !banned.contains(m))
             .filter(|m| searchmoves.is_empty() || searchmoves.contains(m))
             .collect();
-        if allowed.is_empty() {
-            return self.no_move(core);
-        }
         let side_is_red = pos.side_to_move() == crate::xiangqi::Color::Red;
         let mut limits = Limits {
             depth: go.depth.map(|d| d.max(1)),
@@ -474,6 +545,11 @@ impl Xiangqi {
                 });
             }
         }
+        if allowed.is_empty() && !(limits.infinite || limits.ponder) {
+            return self.no_move(core);
+        }
+        // With no move allowed, an infinite or ponder search still waits for `stop` or
+        // `ponderhit` (the search does) and answers then, once.
         let params = SearchParams {
             multipv: if ucci { 1 } else { self.options.multipv },
             banned,
@@ -496,8 +572,15 @@ impl Xiangqi {
             );
             message(core, &text);
         }
+        let open_ended = limits.infinite
+            || (control.hard_ms() == u64::MAX
+                && limits.depth.is_none()
+                && limits.nodes.is_none()
+                && limits.mate_moves.is_none());
         let data = XiangqiJob {
             infinite: limits.infinite,
+            perft: false,
+            open_ended,
             draw_offered: go.draw_offered,
             allowed,
         };
@@ -520,6 +603,8 @@ impl Xiangqi {
         let mut pos = self.game.position().clone();
         let data = XiangqiJob {
             infinite: false,
+            perft: true,
+            open_ended: false,
             draw_offered: false,
             allowed: Vec::new(),
         };

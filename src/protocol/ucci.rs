@@ -9,8 +9,8 @@ use std::fmt::Write as _;
 
 use super::command::{ClockSpec, Command, GoCmd, OptionSetting, ParseError, Protocol};
 use super::parse::{
-    Res, bad, finish, move_list, next_word, number, parse_bool, parse_spin, position_spec,
-    raw_time, rest_of_line, some_number, some_time,
+    Res, bad, clamped_time, finish, move_list, next_word, number, parse_bool, parse_spin,
+    position_spec, rest_of_line, some_number,
 };
 use super::{ENGINE_AUTHOR, ENGINE_NAME, ENGINE_VERSION, Options};
 use crate::engine::{Score, SearchInfo, SearchOutcome};
@@ -84,13 +84,13 @@ fn go(input: &str) -> Res<'_, Command> {
                 }
             }
             "nodes" => (rest, cmd.nodes) = some_number(rest, "nodes")?,
-            "time" => (rest, time) = some_time(rest, "time")?,
+            "time" => (rest, time) = clamped_time(rest, "time", &mut cmd.clamped)?,
             "movestogo" => (rest, movestogo) = some_number(rest, "movestogo")?,
-            "increment" => (rest, increment) = some_time(rest, "increment")?,
-            "opptime" => (rest, opptime) = some_time(rest, "opptime")?,
+            "increment" => (rest, increment) = clamped_time(rest, "increment", &mut cmd.clamped)?,
+            "opptime" => (rest, opptime) = clamped_time(rest, "opptime", &mut cmd.clamped)?,
             // The opponent's control is checked for form but not used.
             "oppmovestogo" => (rest, _) = number::<u32>(rest, "oppmovestogo")?,
-            "oppincrement" => (rest, _) = raw_time(rest, "oppincrement")?,
+            "oppincrement" => (rest, _) = clamped_time(rest, "oppincrement", &mut cmd.clamped)?,
             "perft" => {
                 let (after, n) = number::<u32>(rest, "perft")?;
                 return Ok((after, Command::Perft(n)));
@@ -327,9 +327,20 @@ mod tests {
     #[test]
     fn go_errors() {
         assert_eq!(parse("go depth"), Err(ParseError::MissingValue("depth")));
+        // An out-of-range time is clamped (and noted), not refused.
+        let g = go_of("go time -5 increment -1");
         assert!(matches!(
-            parse("go time -5"),
-            Err(ParseError::Negative { .. })
+            g.clock,
+            ClockSpec::Ucci {
+                time: RawTime(0),
+                increment: Some(RawTime(0)),
+                ..
+            }
+        ));
+        assert_eq!(g.clamped.len(), 2);
+        assert!(matches!(
+            parse("go time x"),
+            Err(ParseError::NotANumber { .. })
         ));
         assert!(matches!(
             parse("go depth x"),

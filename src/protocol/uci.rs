@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 
 use super::command::{ClockSpec, Command, GoCmd, OptionSetting, ParseError, Protocol};
 use super::parse::{
-    Res, bad, finish, next_word, number, parse_bool, parse_move, parse_spin, position_spec,
-    some_number,
+    Res, bad, clamped_ms, finish, next_word, number, parse_bool, parse_move, parse_spin,
+    position_spec, some_number,
 };
 use super::ucci::{MAX_HASH_MB, MAX_THREADS};
 use super::{ENGINE_AUTHOR, ENGINE_NAME, ENGINE_VERSION, Options};
@@ -71,15 +71,15 @@ fn go(input: &str) -> Res<'_, Command> {
         match w {
             "ponder" => cmd.ponder = true,
             "infinite" => cmd.infinite = true,
-            "wtime" => (rest, red) = some_number(rest, "wtime")?,
-            "btime" => (rest, black) = some_number(rest, "btime")?,
-            "winc" => (rest, red_inc) = some_number(rest, "winc")?,
-            "binc" => (rest, black_inc) = some_number(rest, "binc")?,
+            "wtime" => (rest, red) = clamped_ms(rest, "wtime", &mut cmd.clamped)?,
+            "btime" => (rest, black) = clamped_ms(rest, "btime", &mut cmd.clamped)?,
+            "winc" => (rest, red_inc) = clamped_ms(rest, "winc", &mut cmd.clamped)?,
+            "binc" => (rest, black_inc) = clamped_ms(rest, "binc", &mut cmd.clamped)?,
             "movestogo" => (rest, mtg) = some_number(rest, "movestogo")?,
             "depth" => (rest, cmd.depth) = some_number(rest, "depth")?,
             "nodes" => (rest, cmd.nodes) = some_number(rest, "nodes")?,
             "mate" => (rest, cmd.mate) = some_number(rest, "mate")?,
-            "movetime" => (rest, cmd.movetime_ms) = some_number(rest, "movetime")?,
+            "movetime" => (rest, cmd.movetime_ms) = clamped_ms(rest, "movetime", &mut cmd.clamped)?,
             "searchmoves" => {
                 while let (after, Some(m)) = next_word(rest) {
                     if GO_KEYWORDS.contains(&m) {
@@ -302,8 +302,20 @@ mod tests {
 
     #[test]
     fn go_errors() {
+        // Out-of-range times are clamped (and noted), not refused.
+        let g = go_of("go wtime -100 btime 99999999999999999999 movetime -5");
         assert!(matches!(
-            parse("go wtime -100"),
+            g.clock,
+            ClockSpec::Uci {
+                red_ms: Some(0),
+                black_ms: Some(super::super::command::TIME_CAP),
+                ..
+            }
+        ));
+        assert_eq!(g.movetime_ms, Some(0));
+        assert_eq!(g.clamped.len(), 3);
+        assert!(matches!(
+            parse("go depth -1"),
             Err(ParseError::Negative { .. })
         ));
         assert_eq!(parse("go depth"), Err(ParseError::MissingValue("depth")));
