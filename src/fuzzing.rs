@@ -52,7 +52,8 @@ pub fn piskvork_lines(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let mut reader = PiskvorkReader::default();
     for line in text.split('\n') {
-        if let Err(error) = reader.parse(line) {
+        let parsed = reader.parse(line).err();
+        for error in reader.take_interrupted().into_iter().chain(parsed) {
             let text = error.to_string();
             assert!(!text.contains('\n') && !text.contains('\r'), "{text:?}");
         }

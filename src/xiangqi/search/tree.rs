@@ -186,7 +186,7 @@ impl<'a> Worker<'a> {
             pos,
             h,
             id,
-            counter: NodeCounter::new(&sh.smp, sh.control),
+            counter: NodeCounter::for_thread(&sh.smp, sh.control, id),
             seldepth: 0,
             root_depth: 0,
             stack: vec![EMPTY_FRAME; MAX_PLY + 4],
