@@ -204,13 +204,18 @@ fn header(name: &str, value: &str) -> Header {
         .unwrap_or_else(|_| Header::from_bytes(&b"X-Bad"[..], &b"1"[..]).expect("valid header"))
 }
 
+/// The refusal of a body over [`MAX_BODY`].
+fn too_big() -> Refusal {
+    Refusal {
+        status: 413,
+        message: format!("request body over {} KiB", MAX_BODY / 1024),
+    }
+}
+
 /// Reads a JSON object body (an empty body is `{}`); refuses huge or malformed ones.
 fn read_body(request: &mut Request) -> Result<Value, Refusal> {
     if request.body_length().is_some_and(|n| n > MAX_BODY) {
-        return Err(Refusal {
-            status: 413,
-            message: format!("request body over {MAX_BODY} bytes"),
-        });
+        return Err(too_big());
     }
     let mut bytes = Vec::new();
     request
@@ -219,10 +224,7 @@ fn read_body(request: &mut Request) -> Result<Value, Refusal> {
         .read_to_end(&mut bytes)
         .map_err(|e| Refusal::bad(format!("cannot read the body: {e}")))?;
     if bytes.len() > MAX_BODY {
-        return Err(Refusal {
-            status: 413,
-            message: format!("request body over {MAX_BODY} bytes"),
-        });
+        return Err(too_big());
     }
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(json!({}));
