@@ -209,6 +209,9 @@ pub struct GameState {
     generation: u64,
     /// The page's event streams.
     listeners: Vec<Sender<String>>,
+    /// Raised at every broadcast change, so that a page can drop a reply that arrives after
+    /// a newer event (an engine may answer before the request that made it move returns).
+    version: u64,
     /// Last request, for the idle reaper.
     pub last_used: Instant,
 }
@@ -284,6 +287,7 @@ impl Session {
             running: None,
             generation: 0,
             listeners: Vec::new(),
+            version: 0,
             last_used: Instant::now(),
         };
         let session = Arc::new(Session {
@@ -657,6 +661,7 @@ impl Session {
 
     /// Sends the state to every event stream.
     pub fn broadcast(&self, state: &mut GameState, event: &str) {
+        state.version += 1;
         let body = state.to_json(&self.id);
         state.send(&format!("event: {event}\ndata: {body}\n\n"));
     }
@@ -750,6 +755,7 @@ impl GameState {
         let running = self.ending().is_none().then_some(side);
         json!({
             "id": id,
+            "version": self.version,
             "game": self.board.kind(),
             "colours": self.board.colours(),
             "players": [self.players[0].name(), self.players[1].name()],

@@ -83,7 +83,7 @@ function xiangqiPosition(ply) {
 }
 
 function drawXiangqi(svg) {
-  const S = 60, M = 40;
+  const S = 60, M = 50;
   svg.setAttribute("viewBox", `0 0 ${8 * S + 2 * M} ${9 * S + 2 * M}`);
   const px = (file) => M + (flipped ? 8 - file : file) * S;
   const py = (rank) => M + (flipped ? rank : 9 - rank) * S;
@@ -106,12 +106,12 @@ function drawXiangqi(svg) {
     "font-size": 30, fill: "#5a3c14", "font-family": "serif", "letter-spacing": 18 }, svg);
   river.textContent = "楚 河        漢 界";
   for (let f = 0; f < 9; f++) {
-    const label = el("text", { x: px(f), y: flipped ? M - 22 : 9 * S + M + 32,
+    const label = el("text", { x: px(f), y: flipped ? M - 30 : 9 * S + M + 42,
       "text-anchor": "middle", "font-size": 14, fill: "#5a3c14" }, svg);
     label.textContent = "abcdefghi"[f];
   }
   for (let r = 0; r < 10; r++) {
-    const label = el("text", { x: 14, y: py(r) + 5, "text-anchor": "middle", "font-size": 14,
+    const label = el("text", { x: 12, y: py(r) + 5, "text-anchor": "middle", "font-size": 14,
       fill: "#5a3c14" }, svg);
     label.textContent = r;
   }
@@ -188,7 +188,7 @@ function clickXiangqi(sq) {
 // ---- Gomoku ----
 
 function drawGomoku(svg) {
-  const W = state.board.width, H = state.board.height, S = 36, M = 34;
+  const W = state.board.width, H = state.board.height, S = 36, M = 42;
   svg.setAttribute("viewBox", `0 0 ${(W - 1) * S + 2 * M} ${(H - 1) * S + 2 * M}`);
   const px = (x) => M + x * S, py = (y) => M + y * S;
   el("rect", { x: 2, y: 2, width: (W - 1) * S + 2 * M - 4, height: (H - 1) * S + 2 * M - 4,
@@ -197,11 +197,11 @@ function drawGomoku(svg) {
   for (let x = 0; x < W; x++) el("line", { x1: px(x), y1: py(0), x2: px(x), y2: py(H - 1) }, grid);
   for (let y = 0; y < H; y++) el("line", { x1: px(0), y1: py(y), x2: px(W - 1), y2: py(y) }, grid);
   for (let x = 0; x < W; x++) {
-    const t = el("text", { x: px(x), y: 16, "text-anchor": "middle", "font-size": 12, fill: "#3d2b10" }, svg);
+    const t = el("text", { x: px(x), y: 14, "text-anchor": "middle", "font-size": 12, fill: "#3d2b10" }, svg);
     t.textContent = x;
   }
   for (let y = 0; y < H; y++) {
-    const t = el("text", { x: 12, y: py(y) + 4, "text-anchor": "middle", "font-size": 12, fill: "#3d2b10" }, svg);
+    const t = el("text", { x: 11, y: py(y) + 4, "text-anchor": "middle", "font-size": 12, fill: "#3d2b10" }, svg);
     t.textContent = y;
   }
   if (W >= 9 && H >= 9) {
@@ -315,14 +315,20 @@ function renderMoves() {
   list.innerHTML = "";
   const current = viewPly === null ? state.moves.length : viewPly;
   state.moves.forEach((m, i) => {
-    const li = document.createElement("li");
-    li.textContent = m;
-    if (i + 1 === current) li.className = "current";
-    li.addEventListener("click", () => goTo(i + 1));
-    list.appendChild(li);
+    if (i % 2 === 0) {
+      const number = document.createElement("span");
+      number.className = "number";
+      number.textContent = `${i / 2 + 1}.`;
+      list.appendChild(number);
+    }
+    const item = document.createElement("span");
+    item.className = i + 1 === current ? "move current" : "move";
+    item.textContent = m;
+    item.addEventListener("click", () => goTo(i + 1));
+    list.appendChild(item);
   });
-  const current_li = list.querySelector(".current");
-  if (current_li) current_li.scrollIntoView({ block: "nearest" });
+  const shown = list.querySelector(".current");
+  if (shown) shown.scrollIntoView({ block: "nearest" });
 }
 
 function renderStatus() {
@@ -364,6 +370,8 @@ function render() {
 }
 
 function update(next) {
+  // A reply may arrive after a newer event of the same game: keep the newer state.
+  if (state && state.id === next.id && next.version < state.version) return;
   const changed = !state || state.id !== next.id || state.moves.length !== next.moves.length;
   state = next;
   receivedAt = Date.now();
