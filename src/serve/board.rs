@@ -4,6 +4,7 @@
 use serde_json::{Value, json};
 
 use crate::gomoku;
+use crate::tournament::referee::{Outcome, gomoku_outcome, xiangqi_outcome};
 use crate::xiangqi;
 
 /// A game in progress: Xiangqi (from a start FEN) or Gomoku (from the empty board). One
@@ -15,15 +16,6 @@ pub enum Board {
     Xiangqi(xiangqi::Game),
     /// Gomoku, judged by [`gomoku::Game`]; the moves are kept for undo by replay.
     Gomoku(gomoku::Game, Vec<gomoku::Cell>),
-}
-
-/// The end of a game as the page and the records show it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Ending {
-    /// Seat of the winner (0 = red or black stones), `None` for a draw.
-    pub winner: Option<usize>,
-    /// `checkmate`, `perpetual-check`, `five`, `double-three`, `resignation`, ...
-    pub reason: String,
 }
 
 impl Board {
@@ -79,30 +71,10 @@ impl Board {
     }
 
     /// The referee's verdict, `None` while the game goes on.
-    pub fn ending(&self) -> Option<Ending> {
+    pub fn ending(&self) -> Option<Outcome> {
         match self {
-            Board::Xiangqi(game) => match game.verdict() {
-                xiangqi::Verdict::Ongoing => None,
-                xiangqi::Verdict::Win { winner, reason } => Some(Ending {
-                    winner: Some(winner.index()),
-                    reason: reason.as_str().to_string(),
-                }),
-                xiangqi::Verdict::Draw { reason } => Some(Ending {
-                    winner: None,
-                    reason: reason.as_str().to_string(),
-                }),
-            },
-            Board::Gomoku(game, _) => match game.verdict() {
-                gomoku::Verdict::Ongoing => None,
-                gomoku::Verdict::Win { winner, reason } => Some(Ending {
-                    winner: Some(winner.index()),
-                    reason: reason.name().to_string(),
-                }),
-                gomoku::Verdict::Draw => Some(Ending {
-                    winner: None,
-                    reason: gomoku::EndReason::FullBoard.name().to_string(),
-                }),
-            },
+            Board::Xiangqi(game) => xiangqi_outcome(game.verdict()),
+            Board::Gomoku(game, _) => gomoku_outcome(game.verdict()),
         }
     }
 

@@ -12,10 +12,11 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::Sender;
 use serde_json::{Value, json};
 
-use super::board::{Board, Ending};
+use super::board::Board;
 use crate::engine::spawn_search_with;
 use crate::engine::{Limits, Score, Search, SearchControl, SearchEvent, SearchInfo, SearchOutcome};
 use crate::gomoku;
+use crate::tournament::referee::Outcome;
 use crate::xiangqi;
 
 /// Who plays a side.
@@ -120,20 +121,20 @@ impl<S: Search> Search for Gated<S> {
         control: &SearchControl,
         report: &mut dyn FnMut(SearchInfo<S::Move>),
     ) -> SearchOutcome<S::Move> {
-        while !self.budget.try_acquire() {
+        // Stopped while waiting: the search below returns at once, with no slot taken.
+        let acquired = loop {
+            if self.budget.try_acquire() {
+                break true;
+            }
             if control.stopped() {
-                return SearchOutcome {
-                    best: None,
-                    ponder: None,
-                    score: Score::Cp(0),
-                    depth: 0,
-                    nodes: 0,
-                };
+                break false;
             }
             std::thread::sleep(Duration::from_millis(20));
-        }
+        };
         let outcome = self.inner.run(game, params, control, report);
-        self.budget.release();
+        if acquired {
+            self.budget.release();
+        }
         outcome
     }
 }
@@ -706,9 +707,9 @@ fn same_size(a: &Board, b: &Board) -> bool {
 
 impl GameState {
     /// The end of the game: a resignation or the referee's verdict.
-    pub fn ending(&self) -> Option<Ending> {
+    pub fn ending(&self) -> Option<Outcome> {
         match self.resigned {
-            Some(loser) => Some(Ending {
+            Some(loser) => Some(Outcome {
                 winner: Some(1 - loser),
                 reason: "resignation".to_string(),
             }),
