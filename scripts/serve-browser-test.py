@@ -184,6 +184,41 @@ def click_xiangqi_move(b, mv):
     return b.wait(f"move {mv} played", lambda s: len(s["moves"]) > before)
 
 
+def save(b, fmt, mark):
+    """Saves the game in `fmt` with the page's Save button; returns the record's text once
+    it holds `mark`."""
+    b.select("#format", fmt)
+    b.click("#save")
+    deadline = time.time() + 30
+    while True:
+        text = b.js("return document.getElementById('record').value")
+        if mark in text:
+            return text
+        check(time.time() < deadline, f"the {fmt} record appears")
+        time.sleep(0.1)
+
+
+def hint_undo_analyse(b, play, min_lines, shot):
+    """With two moves played: a hint (shown, not played) which `play` then plays, the
+    engine's reply, undo back to two moves, an analysis of at least `min_lines` lines
+    (screenshot to `shot`), stop."""
+    b.click("#hint")
+    s = b.wait("a hint", lambda s: s["hint"] is not None and s["thinking"] is None)
+    check(len(s["moves"]) == 2, "a hint plays no move")
+    check(b.find("circle.hint"), "the hint is drawn")
+    play(s["hint"])
+    b.wait("the engine's reply", human_turn)
+    b.click("#undo")
+    b.wait("the undo", lambda s: len(s["moves"]) == 2)
+    b.click("#analyse")
+    b.wait("analysis lines", lambda s: s["thinking"] == "analyse" and len(s["lines"]) >= min_lines)
+    time.sleep(1.0)
+    if shot:
+        b.screenshot(shot)
+    b.click("#stop")
+    return b.wait("the analysis to stop", lambda s: s["thinking"] is None)
+
+
 def play_xiangqi(b, shots, rng):
     log("xiangqi: red (person) against black (Qilin, depth 3)")
     s = new_game(b, "xiangqi", "human", "engine", movetime=300, depth=3)
@@ -192,33 +227,11 @@ def play_xiangqi(b, shots, rng):
     s = b.wait("black's reply", human_turn)
     check(len(s["moves"]) == 2, "the engine answered")
     b.screenshot(f"{shots}/xiangqi-opening.png")
-    # Hint: shown, not played.
-    b.click("#hint")
-    s = b.wait("a hint", lambda s: s["hint"] is not None and s["thinking"] is None)
-    check(len(s["moves"]) == 2, "a hint plays no move")
-    check(b.find("circle.hint"), "the hint is drawn")
-    hint = s["hint"]
-    s = click_xiangqi_move(b, hint)
-    s = b.wait("black's reply", human_turn)
-    # Undo: back to red's turn two plies earlier.
-    b.click("#undo")
-    s = b.wait("the undo", lambda s: len(s["moves"]) == 2)
-    # Analyse with streamed lines, then stop.
-    b.click("#analyse")
-    s = b.wait("analysis lines", lambda s: s["thinking"] == "analyse" and len(s["lines"]) >= 2)
-    time.sleep(1.0)
-    b.screenshot(f"{shots}/xiangqi-analysis.png")
-    b.click("#stop")
-    s = b.wait("the analysis to stop", lambda s: s["thinking"] is None)
+    s = hint_undo_analyse(b, lambda mv: click_xiangqi_move(b, mv), 2,
+                          f"{shots}/xiangqi-analysis.png")
     check(len(s["moves"]) == 2, "an analysis plays no move")
     # Save as PGN, load it back.
-    b.select("#format", "pgn")
-    b.click("#save")
-    deadline = time.time() + 30
-    while "[Game \"Chinese Chess\"]" not in b.js("return document.getElementById('record').value"):
-        check(time.time() < deadline, "the PGN appears in the record box")
-        time.sleep(0.1)
-    pgn = b.js("return document.getElementById('record').value")
+    pgn = save(b, "pgn", '[Game "Chinese Chess"]')
     check('[Result "*"]' in pgn, "an unfinished game's PGN has result *")
     b.click("#load")
     s = b.wait("the PGN loaded", lambda s: s["moves"] == s["moves"][:2] and len(s["moves"]) == 2)
@@ -274,26 +287,9 @@ def play_gomoku(b, shots, rng):
     s = new_game(b, "gomoku", "human", "engine", movetime=300, size=15, rule="freestyle")
     s = click_gomoku(b, 7, 7)
     s = b.wait("white's reply", human_turn)
-    b.click("#hint")
-    s = b.wait("a hint", lambda s: s["hint"] is not None and s["thinking"] is None)
-    check(b.find("circle.hint"), "the hint is drawn")
-    x, y = map(int, s["hint"].split(","))
-    s = click_gomoku(b, x, y)
-    s = b.wait("white's reply", human_turn)
-    b.click("#undo")
-    s = b.wait("the undo", lambda s: len(s["moves"]) == 2)
-    b.click("#analyse")
-    s = b.wait("analysis lines", lambda s: s["thinking"] == "analyse" and len(s["lines"]) >= 1)
-    time.sleep(1.0)
-    b.click("#stop")
-    s = b.wait("the analysis to stop", lambda s: s["thinking"] is None)
-    for fmt, mark in (("sgf", "(;GM[4]"), ("psq", "Piskvorky 15x15")):
-        b.select("#format", fmt)
-        b.click("#save")
-        deadline = time.time() + 30
-        while mark not in b.js("return document.getElementById('record').value"):
-            check(time.time() < deadline, f"the {fmt} record appears")
-            time.sleep(0.1)
+    s = hint_undo_analyse(b, lambda mv: click_gomoku(b, *map(int, mv.split(","))), 1, None)
+    save(b, "sgf", "(;GM[4]")
+    save(b, "psq", "Piskvorky 15x15")
     b.click("#load")
     s = b.wait("the PSQ loaded", lambda s: len(s["moves"]) == 2 and s["thinking"] is None)
     while not s["ending"]:
