@@ -1,5 +1,5 @@
 //! Command-line subcommands for people and scripts: `perft`, `referee` (Xiangqi and Gomoku),
-//! `bench`, `match`, and (with no arguments) the protocol loop on stdin/stdout.
+//! `bench`, `match`, `serve`, and (with no arguments) the protocol loop on stdin/stdout.
 
 use std::io::Write;
 
@@ -26,6 +26,7 @@ pub fn run(args: &[String]) -> i32 {
         Some("referee") => referee_command(&args[1..]),
         Some("match") => crate::tournament::main(&args[1..]),
         Some("match-merge") => crate::tournament::merge::main(&args[1..]),
+        Some("serve") => crate::serve::main(&args[1..]),
         Some("test-engine") => crate::tournament::test_engine::test_engine_main(&args[1..]),
         Some(other) => {
             eprintln!("qilin: unknown subcommand '{other}' (try: qilin --help)");
@@ -44,6 +45,7 @@ usage: qilin                 play over stdin/stdout; the first command chooses t
        qilin referee ...     judges a Xiangqi or Gomoku game given as moves
        qilin match ...       plays engines against each other (Xiangqi or Gomoku)
        qilin match-merge ... adds up the records of a match's shards (match --shard I/N)
+       qilin serve ...       a board for both games in the browser (http://127.0.0.1:8080/)
        qilin test-engine ... a misbehaving fake engine for testing match runners
        qilin --version       prints the version
 `qilin <subcommand> --help` prints the subcommand's usage.";

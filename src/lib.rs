@@ -7,5 +7,6 @@ pub mod fuzzing;
 pub mod gomoku;
 pub mod protocol;
 pub mod quote;
+pub mod serve;
 pub mod tournament;
 pub mod xiangqi;

@@ -39,6 +39,36 @@ pub trait Referee: Send {
     fn outcome(&self) -> Option<Outcome>;
 }
 
+/// The outcome a Xiangqi verdict gives (`None` while the game goes on).
+pub fn xiangqi_outcome(verdict: Verdict) -> Option<Outcome> {
+    match verdict {
+        Verdict::Ongoing => None,
+        Verdict::Win { winner, reason } => Some(Outcome {
+            winner: Some(winner.index()),
+            reason: reason.as_str().to_string(),
+        }),
+        Verdict::Draw { reason } => Some(Outcome {
+            winner: None,
+            reason: reason.as_str().to_string(),
+        }),
+    }
+}
+
+/// The outcome a Gomoku verdict gives (`None` while the game goes on).
+pub fn gomoku_outcome(verdict: gomoku::Verdict) -> Option<Outcome> {
+    match verdict {
+        gomoku::Verdict::Ongoing => None,
+        gomoku::Verdict::Win { winner, reason } => Some(Outcome {
+            winner: Some(winner.index()),
+            reason: reason.name().to_string(),
+        }),
+        gomoku::Verdict::Draw => Some(Outcome {
+            winner: None,
+            reason: gomoku::EndReason::FullBoard.name().to_string(),
+        }),
+    }
+}
+
 /// Builds a referee for a game starting at `opening` (opening moves already played). A Gomoku
 /// opening must fit the board, use free points and leave the game undecided.
 pub fn new_referee(
@@ -132,17 +162,7 @@ impl Referee for GomokuReferee {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        match self.game.verdict() {
-            gomoku::Verdict::Ongoing => None,
-            gomoku::Verdict::Win { winner, reason } => Some(Outcome {
-                winner: Some(winner.index()),
-                reason: reason.name().to_string(),
-            }),
-            gomoku::Verdict::Draw => Some(Outcome {
-                winner: None,
-                reason: gomoku::EndReason::FullBoard.name().to_string(),
-            }),
-        }
+        gomoku_outcome(self.game.verdict())
     }
 }
 
@@ -211,17 +231,7 @@ impl Referee for XiangqiReferee {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        match self.game.verdict() {
-            Verdict::Ongoing => None,
-            Verdict::Win { winner, reason } => Some(Outcome {
-                winner: Some(winner.index()),
-                reason: reason.as_str().to_string(),
-            }),
-            Verdict::Draw { reason } => Some(Outcome {
-                winner: None,
-                reason: reason.as_str().to_string(),
-            }),
-        }
+        xiangqi_outcome(self.game.verdict())
     }
 }
 
