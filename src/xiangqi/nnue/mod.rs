@@ -17,6 +17,8 @@ pub mod features;
 pub mod float;
 pub mod network;
 pub mod simd;
+#[cfg(test)]
+mod tests;
 
 pub use accumulator::{Accumulator, AccumulatorStack, evaluate_fresh};
 pub use network::{HIDDEN, LoadError, Network};
