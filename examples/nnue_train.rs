@@ -4,13 +4,15 @@
 //! usage: cargo run --release --example nnue_train -- --data FILE[,FILE...] --out NET.bin
 //!        [--epochs N] [--batch N] [--lr X] [--drop-epoch N] [--lambda X] [--threads N]
 //!        [--seed N] [--val-percent N] [--max-score CP] [--checkpoints DIR] [--init CKPT]
+//!        [--mirror 0|1]
 //!
 //! Target: `lambda * sigmoid(score / SCALE) + (1 - lambda) * result`, both from the side to
 //! move's point of view; loss: mean squared error of `sigmoid(output)` against it. AdamW
 //! (decay 0.01), weights clipped to +-1.98 after each step, the rate times 0.1 from
 //! `--drop-epoch` on. Each batch is cut into a fixed number of chunks whose gradients are
 //! summed in chunk order, so the same seed and data give the same bits for any `--threads`.
-//! Validation holds out whole games (`--val-percent`, chosen by a hash of the game number).
+//! `--mirror 1` trains on every position and its left-right mirror image (the rules are
+//! symmetric). Validation holds out whole games (`--val-percent`, chosen by a hash of the game number).
 //! Writes a float checkpoint per epoch into `--checkpoints`, the quantised net to `--out`,
 //! and a text report beside it (`NET.txt`: command, data, losses, quantisation check).
 
@@ -42,6 +44,7 @@ struct Config {
     max_score: i16,
     checkpoints: Option<String>,
     init: Option<String>,
+    mirror: bool,
 }
 
 fn parse_args() -> Result<Config, String> {
@@ -59,6 +62,7 @@ fn parse_args() -> Result<Config, String> {
         max_score: 3000,
         checkpoints: None,
         init: None,
+        mirror: false,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     for pair in args.chunks(2) {
@@ -82,6 +86,7 @@ fn parse_args() -> Result<Config, String> {
             "--max-score" => cfg.max_score = int()?.min(i16::MAX as u64) as i16,
             "--checkpoints" => cfg.checkpoints = Some(value.clone()),
             "--init" => cfg.init = Some(value.clone()),
+            "--mirror" => cfg.mirror = int()? != 0,
             other => return Err(format!("unknown argument {other}")),
         }
     }
@@ -119,15 +124,20 @@ fn load(cfg: &Config) -> Result<(Vec<PackedPosition>, String), String> {
     Ok((out, described.join("\n")))
 }
 
-/// The features of a record: side to move's perspective, then the other's.
+/// A training sample: a record, seen as it is or mirrored left to right (the rules are
+/// symmetric, so the mirror image has the same score and result).
+type Sample = (PackedPosition, bool);
+
+/// The features of a sample: side to move's perspective, then the other's.
 fn record_features(
-    rec: &PackedPosition,
+    (rec, mirror): &Sample,
     us: &mut [usize; MAX_ACTIVE],
     them: &mut [usize; MAX_ACTIVE],
 ) -> usize {
     let side = rec.side_to_move();
     let mut n = 0;
     rec.pieces(|piece, sq| {
+        let sq = if *mirror { sq.flip_file() } else { sq };
         us[n] = features::index(side, piece, sq);
         them[n] = features::index(side.flip(), piece, sq);
         n += 1;
@@ -146,7 +156,7 @@ fn target(rec: &PackedPosition, lambda: f32) -> f32 {
 
 /// Adds the gradient of `records`' summed loss to `grad` (flattened like the network) and
 /// returns the summed loss.
-fn gradient(net: &FloatNetwork, records: &[PackedPosition], lambda: f32, grad: &mut [f32]) -> f64 {
+fn gradient(net: &FloatNetwork, records: &[Sample], lambda: f32, grad: &mut [f32]) -> f64 {
     let ft_len = net.ft_weights.len();
     let (g_ft, rest) = grad.split_at_mut(ft_len);
     let (g_bias, rest) = rest.split_at_mut(HIDDEN);
@@ -169,7 +179,7 @@ fn gradient(net: &FloatNetwork, records: &[PackedPosition], lambda: f32, grad: &
                 .sum::<f32>();
         }
         let p = sigmoid(out);
-        let t = target(rec, lambda);
+        let t = target(&rec.0, lambda);
         loss += f64::from((p - t) * (p - t));
         let d = 2.0 * (p - t) * p * (1.0 - p);
         g_out_bias[0] += d;
@@ -201,7 +211,7 @@ fn gradient(net: &FloatNetwork, records: &[PackedPosition], lambda: f32, grad: &
 /// added in chunk order.
 fn batch_gradient(
     net: &FloatNetwork,
-    batch: &[PackedPosition],
+    batch: &[Sample],
     cfg: &Config,
     grads: &mut [Vec<f32>],
 ) -> (f64, Vec<f32>) {
@@ -260,7 +270,7 @@ impl AdamW {
 }
 
 /// The mean loss over `records`.
-fn mean_loss(net: &FloatNetwork, records: &[PackedPosition], cfg: &Config) -> f64 {
+fn mean_loss(net: &FloatNetwork, records: &[Sample], cfg: &Config) -> f64 {
     if records.is_empty() {
         return 0.0;
     }
@@ -313,7 +323,7 @@ fn check_quantised(
     let mut them = [0usize; MAX_ACTIVE];
     for rec in records {
         let Some(pos) = rec.position() else { continue };
-        let n = record_features(rec, &mut us, &mut them);
+        let n = record_features(&(*rec, false), &mut us, &mut them);
         let f = f64::from(float.forward_cp(&us[..n], &them[..n]));
         let q = f64::from(evaluate_fresh(net, &pos));
         sum_diff += (f - q).abs();
@@ -345,9 +355,18 @@ fn run(cfg: &Config) -> Result<(), String> {
         .into_iter()
         .filter(|r| r.score().abs() <= cfg.max_score)
         .collect();
-    let (valid, mut train): (Vec<_>, Vec<_>) = kept
+    let (valid, train): (Vec<_>, Vec<_>) = kept
         .into_iter()
         .partition(|r| is_validation(r.game(), cfg.seed, cfg.val_percent));
+    let mut train: Vec<Sample> = train
+        .into_iter()
+        .flat_map(|r| {
+            [(r, false), (r, true)]
+                .into_iter()
+                .take(1 + cfg.mirror as usize)
+        })
+        .collect();
+    let valid_samples: Vec<Sample> = valid.iter().map(|&r| (r, false)).collect();
     eprintln!(
         "{} training and {} validation positions, {:.1} s",
         train.len(),
@@ -401,7 +420,7 @@ fn run(cfg: &Config) -> Result<(), String> {
             }
         }
         let train_loss = epoch_loss / seen as f64;
-        let val_loss = mean_loss(&net, &valid, cfg);
+        let val_loss = mean_loss(&net, &valid_samples, cfg);
         eprintln!(
             "\repoch {epoch}: train loss {train_loss:.6}, validation loss {val_loss:.6}, lr {lr}, {:.0} s",
             started.elapsed().as_secs_f64()
@@ -437,8 +456,13 @@ fn run(cfg: &Config) -> Result<(), String> {
     ));
     report.push_str(&format!("data:\n{described}\n"));
     report.push_str(&format!(
-        "positions: {} training, {} validation (whole games, {}%), |score| <= {}\n",
+        "positions: {} training samples{}, {} validation (whole games, {}%), |score| <= {}\n",
         train.len(),
+        if cfg.mirror {
+            " (positions and their mirror images)"
+        } else {
+            ""
+        },
         valid.len(),
         cfg.val_percent,
         cfg.max_score
