@@ -290,7 +290,7 @@ pub fn parse_text_line(line: &str) -> Option<(Position, f32, i32)> {
     Some((pos, result, score))
 }
 
-/// The start position's fullmove number, for computing plies from FEN counters.
+/// Plies since the game's start, from the FEN move counter and the side to move.
 pub fn ply_of(pos: &Position) -> u16 {
     let black = (pos.side_to_move() == Color::Black) as u32;
     ((pos.fullmove_number().saturating_sub(1)) * 2 + black).min(u16::MAX as u32) as u16

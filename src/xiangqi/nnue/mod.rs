@@ -4,7 +4,7 @@
 //!
 //! - [`features`]: which inputs a piece on a point turns on, for each perspective.
 //! - [`data`]: the packed training record written by the data generator and read by the
-//!   trainer (`examples/xq_datagen.rs`, `examples/nnue_train.rs`).
+//!   trainer (`examples/datagen.rs --format bin`, `examples/nnue_train.rs`).
 //! - [`network`]: the quantised network file (header, validation, the embedded net).
 //! - [`accumulator`]: the first layer's output per perspective and the per-ply stack the
 //!   search keeps.
