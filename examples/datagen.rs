@@ -1,20 +1,39 @@
-//! Self-play data for tuning the evaluation: plays fast fixed-node games of Qilin against
-//! itself from book openings plus a few random plies and writes the quiet positions with the
-//! game's result.
+//! Self-play data for tuning the evaluation and training the network: plays fast fixed-node
+//! games of Qilin against itself from book openings plus a few random plies and writes the
+//! quiet positions with the game's result.
 //!
 //! usage: cargo run --release --example datagen -- [--games N] [--nodes N] [--threads N]
-//!        [--seed N] [--random-plies N] [--out FILE]
+//!        [--seed N] [--random-plies N] [--format text|bin] [--out FILE]
+//!        cargo run --release --example datagen -- --convert TEXT_FILE --out FILE
 //!
-//! Output, one position per line: `FEN;result;score` where result is 1, 0.5 or 0 from red's
-//! point of view and score is the search's score in centipawns, also from red's side.
+//! `--format text` (the default, for `examples/tune.rs`) writes one position per line,
+//! `FEN;result;score`, where result is 1, 0.5 or 0 from red's point of view and score is the
+//! search's score in centipawns, also from red's side; the file is started afresh.
+//!
+//! `--format bin` writes the packed records of `qilin::xiangqi::nnue::data` (40 bytes a
+//! position, score and result from the side to move's point of view, plies and game number)
+//! in game order, and keeps the header's game count up to date. It resumes: when the file
+//! exists with the same seed, nodes and random plies, the games already recorded are kept
+//! and generation goes on from the next game number (a game depends only on the seed and
+//! its number, so the result is the same as an uninterrupted run). `--games` is the total.
+//!
+//! `--convert` turns a text file into the binary format (games are told apart where the
+//! result changes or the move counter does not advance).
+//!
 //! Positions are kept only when the side to move is not in check, the chosen move is not a
-//! capture and the score is not a mate: the evaluation is tuned on quiet positions.
+//! capture and the score is not a mate. `--threads` defaults to every core; a progress line
+//! goes to stderr every 100 games.
 
-use std::io::Write;
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufWriter, Read, Seek, SeekFrom, Write};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use qilin::engine::{Limits, Score, SearchControl};
+use qilin::xiangqi::nnue::data::{
+    self, DataHeader, HEADER_BYTES, Outcome, PackedPosition, RECORD_BYTES,
+};
 use qilin::xiangqi::search::{SearchParams, Searcher};
 use qilin::xiangqi::{Color, Game, Position, Verdict};
 use rand::rngs::Xoshiro256PlusPlus;
@@ -22,12 +41,20 @@ use rand::{RngExt, SeedableRng};
 
 const BOOK: &str = include_str!("../tests/data/xiangqi/openings-book-sample.epd");
 
+#[derive(PartialEq)]
+enum Format {
+    Text,
+    Binary,
+}
+
 struct Config {
     games: u64,
     nodes: u64,
     threads: usize,
     seed: u64,
     random_plies: u32,
+    format: Format,
+    convert: Option<String>,
     out: String,
 }
 
@@ -35,9 +62,11 @@ fn parse_args() -> Result<Config, String> {
     let mut cfg = Config {
         games: 1000,
         nodes: 6000,
-        threads: 2,
+        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         seed: 1,
         random_plies: 4,
+        format: Format::Text,
+        convert: None,
         out: "datagen.txt".to_string(),
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -57,6 +86,14 @@ fn parse_args() -> Result<Config, String> {
             "--threads" => cfg.threads = number()?.max(1) as usize,
             "--seed" => cfg.seed = number()?,
             "--random-plies" => cfg.random_plies = number()? as u32,
+            "--format" => {
+                cfg.format = match value.as_str() {
+                    "text" => Format::Text,
+                    "bin" => Format::Binary,
+                    other => return Err(format!("--format: text or bin, not {other}")),
+                }
+            }
+            "--convert" => cfg.convert = Some(value.clone()),
             "--out" => cfg.out = value.clone(),
             other => return Err(format!("unknown argument {other}")),
         }
@@ -65,8 +102,14 @@ fn parse_args() -> Result<Config, String> {
     Ok(cfg)
 }
 
-/// One finished game: the recorded positions (FEN, red-relative score) and red's result.
-fn play_game(book: &[Position], cfg: &Config, game_no: u64) -> (Vec<(String, i32)>, f32) {
+/// A recorded position: the position, the search score for the side to move.
+struct Sample {
+    pos: Position,
+    score: i32,
+}
+
+/// One finished game: the recorded positions and red's result.
+fn play_game(book: &[Position], cfg: &Config, game_no: u64) -> (Vec<Sample>, f32) {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(cfg.seed.wrapping_mul(1_000_003) ^ game_no);
     let start = book[rng.random_range(0..book.len())].clone();
     let mut game = Game::new(start);
@@ -111,7 +154,12 @@ fn play_game(book: &[Position], cfg: &Config, game_no: u64) -> (Vec<(String, i32
             Score::Cp(cp) => {
                 let quiet = !pos.in_check() && pos.piece_at(mv.to()).is_empty();
                 if quiet {
-                    records.push((pos.fen(), cp * red));
+                    let mut kept = pos.clone();
+                    kept.clear_history();
+                    records.push(Sample {
+                        pos: kept,
+                        score: cp,
+                    });
                 }
                 let sign = (cp * red).signum();
                 if cp.abs() >= 600 && sign == last_sign {
@@ -136,29 +184,203 @@ fn play_game(book: &[Position], cfg: &Config, game_no: u64) -> (Vec<(String, i32
     (records, 0.5)
 }
 
-fn main() {
-    let cfg = match parse_args() {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("datagen: {e}");
-            std::process::exit(2);
+/// The packed record of a sample.
+fn pack(pos: &Position, score: i32, red_result: f32, game_no: u64) -> Option<PackedPosition> {
+    let outcome = Outcome::from_red(red_result, pos.side_to_move());
+    let score = score.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
+    PackedPosition::new(pos, score, outcome, data::ply_of(pos), game_no as u32)
+}
+
+/// Where finished games go: text lines as they come, or binary records in game order.
+enum Sink {
+    Text(BufWriter<File>),
+    Binary {
+        file: File,
+        header: DataHeader,
+        /// Games finished out of order, waiting for the games before them.
+        pending: BTreeMap<u64, Vec<PackedPosition>>,
+    },
+}
+
+impl Sink {
+    fn add(&mut self, game_no: u64, samples: &[Sample], red_result: f32) -> std::io::Result<()> {
+        match self {
+            Sink::Text(w) => {
+                let mut text = String::new();
+                for s in samples {
+                    let red = if s.pos.side_to_move() == Color::Red {
+                        1
+                    } else {
+                        -1
+                    };
+                    text.push_str(&format!("{};{red_result};{}\n", s.pos.fen(), s.score * red));
+                }
+                w.write_all(text.as_bytes())
+            }
+            Sink::Binary {
+                file,
+                header,
+                pending,
+            } => {
+                let recs = samples
+                    .iter()
+                    .filter_map(|s| pack(&s.pos, s.score, red_result, game_no))
+                    .collect();
+                pending.insert(game_no, recs);
+                let mut bytes = Vec::new();
+                while let Some(recs) = pending.remove(&header.games) {
+                    for r in &recs {
+                        bytes.extend_from_slice(r.as_bytes());
+                    }
+                    header.games += 1;
+                    header.positions += recs.len() as u64;
+                }
+                if bytes.is_empty() {
+                    return Ok(());
+                }
+                file.seek(SeekFrom::End(0))?;
+                file.write_all(&bytes)?;
+                file.flush()?;
+                // The records are written before the header counts them, so an interrupted
+                // run leaves at worst records that the next run cuts off.
+                file.seek(SeekFrom::Start(0))?;
+                file.write_all(&header.to_bytes())
+            }
         }
+    }
+
+    fn finish(&mut self) -> std::io::Result<()> {
+        match self {
+            Sink::Text(w) => w.flush(),
+            Sink::Binary { file, .. } => file.sync_all(),
+        }
+    }
+}
+
+/// Opens the binary output, resuming a run with the same settings. Returns the sink and
+/// the first game number to play.
+fn open_binary(cfg: &Config) -> Result<(Sink, u64), String> {
+    let wanted = DataHeader {
+        seed: cfg.seed,
+        nodes: cfg.nodes,
+        random_plies: cfg.random_plies,
+        games: 0,
+        positions: 0,
     };
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&cfg.out)
+        .map_err(|e| format!("{}: {e}", cfg.out))?;
+    let len = file.metadata().map_err(|e| e.to_string())?.len();
+    let header = if len == 0 {
+        file.write_all(&wanted.to_bytes())
+            .map_err(|e| e.to_string())?;
+        wanted
+    } else {
+        let mut b = [0u8; HEADER_BYTES];
+        file.read_exact(&mut b)
+            .map_err(|e| format!("{}: {e}", cfg.out))?;
+        let h = DataHeader::from_bytes(&b).map_err(|e| format!("{}: {e}", cfg.out))?;
+        if (h.seed, h.nodes, h.random_plies) != (wanted.seed, wanted.nodes, wanted.random_plies) {
+            return Err(format!(
+                "{} was made with seed {}, {} nodes, {} random plies: resume with those",
+                cfg.out, h.seed, h.nodes, h.random_plies
+            ));
+        }
+        let keep = HEADER_BYTES as u64 + h.positions * RECORD_BYTES as u64;
+        if len < keep {
+            return Err(format!("{}: shorter than its header says", cfg.out));
+        }
+        file.set_len(keep).map_err(|e| e.to_string())?;
+        eprintln!(
+            "resuming {} at game {} ({} positions)",
+            cfg.out, h.games, h.positions
+        );
+        h
+    };
+    let first = header.games;
+    Ok((
+        Sink::Binary {
+            file,
+            header,
+            pending: BTreeMap::new(),
+        },
+        first,
+    ))
+}
+
+/// Converts a text file to the binary format.
+fn convert(input: &str, out: &str) -> Result<DataHeader, String> {
+    let reader = std::io::BufReader::new(File::open(input).map_err(|e| format!("{input}: {e}"))?);
+    let mut w = BufWriter::new(File::create(out).map_err(|e| format!("{out}: {e}"))?);
+    let mut header = DataHeader::default();
+    w.write_all(&header.to_bytes()).map_err(|e| e.to_string())?;
+    let mut last: Option<(f32, u16)> = None;
+    let mut game = 0u64;
+    let mut skipped = 0u64;
+    for line in reader.lines().map_while(Result::ok) {
+        let Some((pos, result, red_score)) = data::parse_text_line(&line) else {
+            skipped += 1;
+            continue;
+        };
+        let ply = data::ply_of(&pos);
+        if let Some((r, p)) = last
+            && (r != result || ply <= p)
+        {
+            game += 1;
+        }
+        last = Some((result, ply));
+        let red = if pos.side_to_move() == Color::Red {
+            1
+        } else {
+            -1
+        };
+        match pack(&pos, red_score * red, result, game) {
+            Some(rec) => {
+                w.write_all(rec.as_bytes()).map_err(|e| e.to_string())?;
+                header.positions += 1;
+            }
+            None => skipped += 1,
+        }
+    }
+    header.games = if last.is_some() { game + 1 } else { 0 };
+    w.seek(SeekFrom::Start(0)).map_err(|e| e.to_string())?;
+    w.write_all(&header.to_bytes()).map_err(|e| e.to_string())?;
+    w.flush().map_err(|e| e.to_string())?;
+    if skipped > 0 {
+        eprintln!("{skipped} unreadable lines skipped");
+    }
+    Ok(header)
+}
+
+fn run(cfg: &Config) -> Result<(), String> {
+    if let Some(input) = &cfg.convert {
+        let h = convert(input, &cfg.out)?;
+        eprintln!(
+            "{}: {} positions from {} games",
+            cfg.out, h.positions, h.games
+        );
+        return Ok(());
+    }
     let book: Vec<Position> = BOOK
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .filter_map(|l| Position::from_fen(l.trim()).ok())
         .collect();
-    let file = match std::fs::File::create(&cfg.out) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("datagen: {}: {e}", cfg.out);
-            std::process::exit(2);
+    let (sink, first) = match cfg.format {
+        Format::Text => {
+            let file = File::create(&cfg.out).map_err(|e| format!("{}: {e}", cfg.out))?;
+            (Sink::Text(BufWriter::new(file)), 0)
         }
+        Format::Binary => open_binary(cfg)?,
     };
-    let out = Mutex::new(std::io::BufWriter::new(file));
-    let next = AtomicU64::new(0);
+    let out = Mutex::new(sink);
+    let next = AtomicU64::new(first);
     let positions = AtomicU64::new(0);
+    let failed = Mutex::new(None);
     let started = std::time::Instant::now();
     std::thread::scope(|scope| {
         for _ in 0..cfg.threads {
@@ -168,29 +390,45 @@ fn main() {
                     if n >= cfg.games {
                         break;
                     }
-                    let (records, result) = play_game(&book, &cfg, n);
-                    let mut text = String::new();
-                    for (fen, score) in &records {
-                        text.push_str(&format!("{fen};{result};{score}\n"));
-                    }
-                    let total = positions.fetch_add(records.len() as u64, Ordering::Relaxed)
-                        + records.len() as u64;
-                    if let Ok(mut w) = out.lock() {
-                        let _ = w.write_all(text.as_bytes());
+                    let (samples, result) = play_game(&book, cfg, n);
+                    let total = positions.fetch_add(samples.len() as u64, Ordering::Relaxed)
+                        + samples.len() as u64;
+                    if let Ok(mut w) = out.lock()
+                        && let Err(e) = w.add(n, &samples, result)
+                    {
+                        if let Ok(mut f) = failed.lock() {
+                            *f = Some(e.to_string());
+                        }
+                        next.store(cfg.games, Ordering::Relaxed);
                     }
                     if (n + 1).is_multiple_of(100) {
+                        let secs = started.elapsed().as_secs_f64();
                         eprintln!(
-                            "{} games, {} positions, {:.0} s",
+                            "game {}/{}, {} positions this run, {:.0} positions/s, {:.0} s",
                             n + 1,
+                            cfg.games,
                             total,
-                            started.elapsed().as_secs_f64()
+                            total as f64 / secs.max(1e-9),
+                            secs
                         );
                     }
                 }
             });
         }
     });
-    if let Ok(mut w) = out.lock() {
-        let _ = w.flush();
+    if let Ok(Some(e)) = failed.lock().map(|f| f.clone()) {
+        return Err(format!("{}: {e}", cfg.out));
+    }
+    out.lock()
+        .map_err(|_| "a writer thread panicked".to_string())?
+        .finish()
+        .map_err(|e| e.to_string())
+}
+
+fn main() {
+    let result = parse_args().and_then(|cfg| run(&cfg));
+    if let Err(e) = result {
+        eprintln!("datagen: {e}");
+        std::process::exit(2);
     }
 }

@@ -69,11 +69,16 @@ usage: qilin test-engine --mode random|illegal|crash|hang|garbage|resign|nomove|
                          [--proto uci|ucci|piskvork] [--seed N] [--after N] [--delay MS]
                          [--score CP] [--ranks 1] [--about reply|unknown|silent|late]";
 
-const BENCH_USAGE: &str = "usage: qilin bench [xiangqi | gomoku [depth]]";
+const BENCH_USAGE: &str = "usage: qilin bench [xiangqi [depth] [--nnue] | gomoku [depth]]";
 
 /// `qilin bench`: both games' fixed positions at their default depths, then the grand total
 /// (the signature commits carry); `qilin bench xiangqi|gomoku [depth]`: one game.
+/// `--nnue` after `xiangqi` searches the Xiangqi positions a second time with the embedded
+/// network and prints its node count and rate beside the tuned evaluation's.
 fn bench_command(args: &[String]) -> i32 {
+    let nnue = args.first().is_some_and(|g| g == "xiangqi") && args.iter().any(|a| a == "--nnue");
+    let args: Vec<String> = args.iter().filter(|a| *a != "--nnue").cloned().collect();
+    let args = args.as_slice();
     let (games, depth): (&[&str], Option<u32>) = match args {
         [] => (&["xiangqi", "gomoku"], None),
         [game] | [game, _] if game == "xiangqi" || game == "gomoku" => {
@@ -132,6 +137,17 @@ fn bench_command(args: &[String]) -> i32 {
         "Nodes/second: {}",
         total_nodes.saturating_mul(1000) / total_ms.max(1)
     );
+    if nnue {
+        let net = std::sync::Arc::new(crate::xiangqi::nnue::Network::embedded());
+        let id = net.id();
+        let report = crate::xiangqi::bench::bench_with(depth, Some(net));
+        let _ = writeln!(
+            out,
+            "NNUE nodes searched: {} (network {id:016x})",
+            report.total_nodes
+        );
+        let _ = writeln!(out, "NNUE nodes/second: {}", report.nps);
+    }
     0
 }
 

@@ -177,6 +177,10 @@ pub enum OptionSetting {
     UseBook(bool),
     /// UCCI `bookfiles`.
     BookFiles(String),
+    /// Whether the learned evaluation (the network) is used instead of the tuned one.
+    UseNnue(bool),
+    /// A network file to load (empty or `<embedded>`: the one built into the binary).
+    EvalFile(String),
     /// UCI `UCI_Variant`: only `xiangqi` is meaningful; accepted and ignored.
     Variant(String),
     /// A UCCI option name Qilin does not use (UCCI says unknown names are not an error).

@@ -87,6 +87,24 @@ pub struct Options {
     pub usebook: bool,
     /// UCCI `bookfiles`.
     pub bookfiles: String,
+    /// Evaluate with the network (`UseNNUE`) instead of the tuned evaluation.
+    pub use_nnue: bool,
+    /// The network file loaded (`EvalFile`); empty for the embedded network.
+    pub eval_file: String,
+}
+
+/// The name `EvalFile` shows for the network built into the binary.
+pub const EMBEDDED_NET_NAME: &str = "<embedded>";
+
+impl Options {
+    /// The `EvalFile` value to show: the file, or `<embedded>`.
+    pub fn eval_file_shown(&self) -> &str {
+        if self.eval_file.is_empty() {
+            EMBEDDED_NET_NAME
+        } else {
+            &self.eval_file
+        }
+    }
 }
 
 impl Default for Options {
@@ -103,6 +121,8 @@ impl Default for Options {
             randomness: 0,
             usebook: false,
             bookfiles: String::new(),
+            use_nnue: false,
+            eval_file: String::new(),
         }
     }
 }

@@ -14,8 +14,11 @@ use super::command::{
     Quoted,
 };
 use super::core::{Core, FrontEnd, Job, Session, StartError, Watchdog};
-use super::{DEFAULT_HASH_MB, Input, Options, SearchParams, Searcher, ucci, uci};
+use super::{
+    DEFAULT_HASH_MB, EMBEDDED_NET_NAME, Input, Options, SearchParams, Searcher, ucci, uci,
+};
 use crate::engine::{Clock, Limits, Score, SearchControl, SearchInfo, SearchOutcome};
+use crate::xiangqi::nnue::Network;
 use crate::xiangqi::{Game, Move, Position};
 
 /// What the Xiangqi front end remembers about a running job.
@@ -44,6 +47,9 @@ pub(crate) struct Xiangqi {
     options: Options,
     game: Arc<Game>,
     banned: Vec<Move>,
+    /// The loaded network (the embedded one until `EvalFile` names another); the searcher
+    /// uses it while `options.use_nnue` is on.
+    network: Arc<Network>,
 }
 
 /// The engine thread of a Xiangqi session.
@@ -57,6 +63,7 @@ impl<W: Write + 'static> Session<Xiangqi, W> {
             options: Options::default(),
             game: Arc::new(Game::new(Position::startpos())),
             banned: Vec::new(),
+            network: Arc::new(Network::embedded()),
         };
         Session::with_front_end(front, input, out)
     }
@@ -69,7 +76,9 @@ impl FrontEnd for Xiangqi {
     type Task = PerftResult;
 
     fn new_searcher(&self) -> Searcher {
-        Searcher::new(self.options.hash_mb, self.options.threads)
+        let mut searcher = Searcher::new(self.options.hash_mb, self.options.threads);
+        searcher.set_network(self.active_network());
+        searcher
     }
 
     fn read(&mut self, core: &mut Core<Self>, input: Input) -> Option<(Command, Instant)> {
@@ -283,6 +292,43 @@ fn refuse(core: &mut Core<Xiangqi>, text: &str) {
 }
 
 impl Xiangqi {
+    /// The network the searcher should use: `None` for the tuned evaluation.
+    fn active_network(&self) -> Option<Arc<Network>> {
+        self.options.use_nnue.then(|| Arc::clone(&self.network))
+    }
+
+    /// Loads the network `EvalFile` names (empty or `<embedded>`: the built-in one); a file
+    /// that cannot be used is refused with its reason and the current network is kept.
+    fn load_network(&mut self, core: &mut Core<Self>, file: String) {
+        let embedded = file.is_empty() || file == EMBEDDED_NET_NAME;
+        let loaded = if embedded {
+            Ok(Network::embedded())
+        } else {
+            Network::load(&file)
+        };
+        match loaded {
+            Ok(net) => {
+                self.network = Arc::new(net);
+                self.options.eval_file = if embedded { String::new() } else { file };
+                let text = format!(
+                    "EvalFile {}: network {:016x} loaded",
+                    self.options.eval_file_shown(),
+                    self.network.id()
+                );
+                message(core, &text);
+            }
+            Err(e) => refuse(
+                core,
+                &format!(
+                    "EvalFile {} refused: {e}; network {:016x} ({}) kept",
+                    Quoted(&file),
+                    self.network.id(),
+                    self.options.eval_file_shown()
+                ),
+            ),
+        }
+    }
+
     fn do_quit(&mut self, core: &mut Core<Self>) {
         self.farewell(core);
         core.quit();
@@ -401,6 +447,8 @@ impl Xiangqi {
                 }
             }
             OptionSetting::BookFiles(files) => self.options.bookfiles = files,
+            OptionSetting::UseNnue(b) => self.options.use_nnue = b,
+            OptionSetting::EvalFile(file) => self.load_network(core, file),
             OptionSetting::Variant(v) => {
                 if !v.eq_ignore_ascii_case("xiangqi") {
                     message(
@@ -418,6 +466,10 @@ impl Xiangqi {
                     &format!("option {} is not used by Qilin; ignored", Quoted(&name)),
                 );
             }
+        }
+        let network = self.active_network();
+        if let Some(s) = core.searcher_mut() {
+            s.set_network(network);
         }
         if self.options.debug {
             let text = format!("options now {:?}", self.options);

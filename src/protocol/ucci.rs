@@ -168,6 +168,8 @@ pub fn option_setting(name: &str, value: Option<&str>) -> Result<OptionSetting, 
         )? as usize),
         "newgame" | "clear hash" => OptionSetting::ClearHash,
         "randomness" => OptionSetting::Randomness(randomness(name, value)?),
+        "usennue" => OptionSetting::UseNnue(parse_bool(name, value)?),
+        "evalfile" => OptionSetting::EvalFile(value.unwrap_or("").to_string()),
         _ => OptionSetting::Ignored(name.to_string()),
     })
 }
@@ -215,6 +217,8 @@ pub fn handshake(options: &Options) -> Vec<String> {
             options.threads
         ),
         "option newgame type button".to_string(),
+        format!("option usennue type check default {}", options.use_nnue),
+        format!("option evalfile type string default {}", options.eval_file_shown()),
         "option randomness type combo var none var tiny var small var medium var large var huge default none".to_string(),
         "ucciok".to_string(),
     ]

@@ -186,6 +186,8 @@ pub fn option_setting(name: &str, value: Option<&str>) -> Result<OptionSetting, 
             "milliseconds from 0 to 5000",
         )?),
         "clear hash" => OptionSetting::ClearHash,
+        "usennue" => OptionSetting::UseNnue(parse_bool(name, value)?),
+        "evalfile" => OptionSetting::EvalFile(value.unwrap_or("").to_string()),
         "uci_variant" => OptionSetting::Variant(value.unwrap_or("").to_string()),
         _ => return Err(ParseError::UnknownOption(name.to_string())),
     })
@@ -214,6 +216,14 @@ pub fn handshake(options: &Options) -> Vec<String> {
             options.move_overhead_ms
         ),
         "option name Clear Hash type button".to_string(),
+        format!(
+            "option name UseNNUE type check default {}",
+            options.use_nnue
+        ),
+        format!(
+            "option name EvalFile type string default {}",
+            options.eval_file_shown()
+        ),
         "uciok".to_string(),
     ]
 }

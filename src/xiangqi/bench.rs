@@ -2,9 +2,11 @@
 //! 16 MB table cleared before each position. The total node count is the search's signature:
 //! any change to search or evaluation behaviour changes it.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::Position;
+use super::nnue::Network;
 use super::rules::Game;
 use super::search::{SearchParams, Searcher};
 use crate::engine::{Limits, SearchControl};
@@ -38,10 +40,17 @@ pub const BENCH_FENS: [&str; 16] = [
 
 pub use crate::engine::BenchReport;
 
-/// Searches every bench position to `depth` (default `DEFAULT_DEPTH`).
+/// Searches every bench position to `depth` (default `DEFAULT_DEPTH`) with the tuned
+/// evaluation.
 pub fn bench(depth: Option<u32>) -> BenchReport {
+    bench_with(depth, None)
+}
+
+/// [`bench`] with the evaluation network `network` (`None`: the tuned evaluation).
+pub fn bench_with(depth: Option<u32>, network: Option<Arc<Network>>) -> BenchReport {
     let depth = depth.unwrap_or(DEFAULT_DEPTH).max(1);
     let mut searcher = Searcher::new(BENCH_HASH_MB, 1);
+    searcher.set_network(network);
     let params = SearchParams::default();
     let start = Instant::now();
     let mut positions = Vec::with_capacity(BENCH_FENS.len());

@@ -6,6 +6,7 @@ pub mod chase;
 pub mod checks;
 pub mod fen;
 pub mod movegen;
+pub mod nnue;
 pub mod perft;
 pub mod position;
 pub mod rules;

@@ -130,6 +130,18 @@ impl Piece {
         Piece(kind as u8 | ((color as u8) << 3))
     }
 
+    /// The piece with raw code `code` (as [`Piece::code`] gives it), `None` for codes that are
+    /// empty or name no piece.
+    #[inline]
+    pub const fn from_code(code: u8) -> Option<Piece> {
+        let kind = code & 7;
+        if kind == 0 || code > 15 {
+            None
+        } else {
+            Some(Piece(code))
+        }
+    }
+
     /// True for the empty marker.
     #[inline]
     pub const fn is_empty(self) -> bool {

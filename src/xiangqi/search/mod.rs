@@ -19,7 +19,9 @@ use crate::engine::smp::{SmpShared, lazy_smp};
 use crate::engine::tt::{TranspositionTable, TtBound};
 use crate::engine::{Bound, Score, SearchControl, SearchInfo, SearchOutcome};
 use crate::xiangqi::movegen::MoveList;
+use crate::xiangqi::nnue::Network;
 use crate::xiangqi::{Game, Move, Position};
+use std::sync::Arc;
 
 use ordering::Heuristics;
 use tree::Worker;
@@ -75,6 +77,8 @@ pub(crate) struct Shared<'a> {
     pub seed: u64,
     /// Plies without a capture that draw the game (0 = no limit).
     pub no_capture_limit: u32,
+    /// The network that evaluates, or `None` for the tuned evaluation.
+    pub network: Option<&'a Network>,
 }
 
 /// The Xiangqi searcher: owns its transposition table and heuristic tables. `Send`.
@@ -82,6 +86,8 @@ pub struct Searcher {
     tt: TranspositionTable,
     threads: usize,
     heuristics: Vec<Box<Heuristics>>,
+    /// The evaluation network, `None` for the tuned evaluation (the default).
+    network: Option<Arc<Network>>,
 }
 
 /// Converts an internal score to the reported form.
@@ -97,6 +103,7 @@ impl Searcher {
             tt: TranspositionTable::new(hash_mb),
             threads,
             heuristics: (0..threads).map(|_| Heuristics::new()).collect(),
+            network: None,
         }
     }
 
@@ -111,6 +118,25 @@ impl Searcher {
     pub fn set_threads(&mut self, n: usize) {
         self.threads = n.clamp(1, 256);
         self.heuristics.resize_with(self.threads, Heuristics::new);
+    }
+
+    /// Chooses the evaluation: `Some` network, or `None` for the tuned evaluation. The table
+    /// keeps static evaluations, so it is cleared when the evaluation changes.
+    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
+        let same = match (&self.network, &network) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            self.network = network;
+            self.clear();
+        }
+    }
+
+    /// The evaluation network in use, if any.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.network.as_ref()
     }
 
     /// Forgets everything learnt: for a new game or "Clear Hash".
@@ -192,6 +218,7 @@ impl Searcher {
             randomness: (params.randomness.min(1000) as i32) * UNITS_PER_CP,
             seed,
             no_capture_limit: game.no_capture_limit(),
+            network: self.network.as_deref(),
         };
         let root_moves: Vec<RootMove<Move>> = allowed.iter().map(|&m| RootMove::new(m)).collect();
         let shared_ref = &shared;

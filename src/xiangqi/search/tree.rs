@@ -5,7 +5,7 @@ use super::correction::CorrectionKeys;
 use super::eval::evaluate;
 use super::ordering::{Heuristics, OrderContext, Picker, cont_base};
 use super::see::{SEE_VALUE, see, value_on};
-use super::{Shared, info_line};
+use super::{Shared, UNITS_PER_CP, info_line};
 use crate::engine::deepening::{
     Aspiration, LastCompleted, Stability, TimeScale, Window, mate_search_done, thread_depth,
 };
@@ -17,6 +17,7 @@ use crate::engine::tt::{TtBound, TtData};
 use crate::engine::{Bound, SearchInfo, SearchOutcome};
 use crate::xiangqi::Position;
 use crate::xiangqi::movegen::{GenType, MoveList};
+use crate::xiangqi::nnue::AccumulatorStack;
 use crate::xiangqi::rules::{CycleVerdict, judge_cycle};
 use crate::xiangqi::types::{Color, Move, Piece, PieceKind};
 
@@ -43,6 +44,10 @@ const EMPTY_FRAME: Frame = Frame {
 /// the deepening as a found mate, and never enter the transposition table, where another
 /// path would read them as facts about the position.
 const RULE_BOUND: i32 = MATE_BOUND - 2 * MAX_PLY as i32 - 1000;
+
+/// The network's evaluation is kept within this many internal units, well below the
+/// repetition-rule and mate bands.
+const NNUE_LIMIT: i32 = RULE_BOUND / 2;
 
 /// The score of winning by a repetition rule at `ply` (sooner is better).
 #[inline]
@@ -163,6 +168,8 @@ pub(crate) struct Worker<'a> {
     root_moves: Vec<RootMove<Move>>,
     pv_index: usize,
     nmp_min_ply: usize,
+    /// The network's accumulators along the current line, when the network evaluates.
+    nnue: Option<AccumulatorStack>,
 }
 
 impl<'a> Worker<'a> {
@@ -181,6 +188,7 @@ impl<'a> Worker<'a> {
         keys.push(pos.key());
         let root_index = keys.len() - 1;
         let nulls = vec![false; keys.len()];
+        let nnue = sh.network.map(|net| AccumulatorStack::new(net, &pos));
         Worker {
             sh,
             pos,
@@ -198,6 +206,7 @@ impl<'a> Worker<'a> {
             root_moves,
             pv_index: 0,
             nmp_min_ply: 0,
+            nnue,
         }
     }
 
@@ -221,6 +230,9 @@ impl<'a> Worker<'a> {
         self.stack[ply].mv = Some(mv);
         self.stack[ply].piece = piece;
         self.stack[ply].null = false;
+        if let Some(stack) = &mut self.nnue {
+            stack.push_move(&self.pos, mv);
+        }
         self.pos.make_move(mv);
         self.keys.push(self.pos.key());
         self.nulls.push(false);
@@ -237,9 +249,24 @@ impl<'a> Worker<'a> {
 
     #[inline]
     fn unmake(&mut self) {
+        if let Some(stack) = &mut self.nnue {
+            stack.pop();
+        }
         self.pos.unmake_move();
         self.keys.pop();
         self.nulls.pop();
+    }
+
+    /// The static evaluation of the current position (internal units, side to move): the
+    /// network's when one is set, else the tuned evaluation.
+    #[inline]
+    fn evaluate(&mut self) -> i32 {
+        match (self.sh.network, &mut self.nnue) {
+            (Some(net), Some(stack)) => {
+                (stack.evaluate(net, &self.pos) * UNITS_PER_CP).clamp(-NNUE_LIMIT, NNUE_LIMIT)
+            }
+            _ => evaluate(&self.pos),
+        }
     }
 
     fn noise(&self, mv: Move) -> i32 {
@@ -257,8 +284,11 @@ impl<'a> Worker<'a> {
     /// corrected by the correction history, kept below the mate scores. The first is what the
     /// table keeps. Only for a side not in check.
     #[inline]
-    fn static_evals(&self, tt: Option<TtData>, keys: CorrectionKeys) -> (i32, i32) {
-        let raw = tt.map_or_else(|| evaluate(&self.pos), |t| i32::from(t.eval));
+    fn static_evals(&mut self, tt: Option<TtData>, keys: CorrectionKeys) -> (i32, i32) {
+        let raw = match tt {
+            Some(t) => i32::from(t.eval),
+            None => self.evaluate(),
+        };
         let corrected = (raw + self.h.correction.get(keys)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
         (raw, corrected)
     }
@@ -379,13 +409,14 @@ impl<'a> Worker<'a> {
             completed = depth as u32;
             last_completed.record(&self.root_moves[0]);
             let best = self.root_moves[0].mv;
+            let root_eval = (!self.pos.in_check()).then(|| self.evaluate());
             self.store(
                 self.pos.key(),
                 node_entry(
                     Some(best),
                     self.root_moves[0].score,
                     0,
-                    (!self.pos.in_check()).then(|| evaluate(&self.pos)),
+                    root_eval,
                     search_depth,
                     TtBound::Exact,
                 ),
@@ -555,7 +586,7 @@ impl<'a> Worker<'a> {
         }
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 2 {
-            return if in_check { 0 } else { evaluate(&self.pos) };
+            return if in_check { 0 } else { self.evaluate() };
         }
         // Mate distance pruning.
         alpha = alpha.max(mated_in(ply));
@@ -631,10 +662,16 @@ impl<'a> Worker<'a> {
                 self.stack[ply].null = true;
                 self.stack[ply].piece = Piece::EMPTY;
                 self.pos.make_null_move();
+                if let Some(stack) = &mut self.nnue {
+                    stack.push_null();
+                }
                 self.keys.push(self.pos.key());
                 self.nulls.push(true);
                 let v = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
                 self.pos.unmake_null_move();
+                if let Some(stack) = &mut self.nnue {
+                    stack.pop();
+                }
                 self.keys.pop();
                 self.nulls.pop();
                 self.stack[ply].null = false;
@@ -897,7 +934,7 @@ impl<'a> Worker<'a> {
         }
         let in_check = self.pos.in_check() && qply < 8;
         if ply >= MAX_PLY - 2 {
-            return evaluate(&self.pos);
+            return self.evaluate();
         }
         let key = self.pos.key();
         let tt = self.sh.tt.probe(key);
