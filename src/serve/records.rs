@@ -180,6 +180,7 @@ fn record(state: &GameState) -> GameRecord {
             name: None,
         },
         root,
+        stamp: None,
         game: PlayedGame {
             moves,
             end,
