@@ -58,6 +58,16 @@ pub fn hardware_threads() -> usize {
     *COUNT.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
+/// At most this many search threads run per hardware thread: past it more threads only
+/// queue for the cores, and joining them can no longer be done inside a short move's budget.
+pub const MAX_THREADS_PER_CORE: usize = 4;
+
+/// How many of `requested` search threads a search runs on a machine running `cores`
+/// threads at once: all of them up to [`MAX_THREADS_PER_CORE`] a core, never fewer than one.
+pub fn searching_threads(requested: usize, cores: usize) -> usize {
+    requested.min(cores.max(1) * MAX_THREADS_PER_CORE).max(1)
+}
+
 /// How many ms before the hard deadline the helpers of a search with `threads` threads stop
 /// on a machine running `cores` threads at once: 2 ms, plus 2 ms for every thread beyond the
 /// cores (each must be given a core once more to see that it is time, and a thread that has
@@ -147,7 +157,8 @@ impl<'a, const BATCH: u64> NodeCounter<'a, BATCH> {
 /// entry on the calling thread. When `main` returns, the stop flag is set, the helpers are
 /// joined, and `main`'s result is returned. `main` should report and apply the limits; it
 /// may wait (for `stop` or `ponderhit`) before returning while the helpers go on searching.
-/// With an empty `threads` nothing runs and `None` is returned.
+/// With an empty `threads` nothing runs and `None` is returned. Only the first
+/// [`searching_threads`] of them search; the others keep their state.
 ///
 /// A thread of its own starts the helpers, and starts no more once the search stops or is
 /// [`helper_reserve_ms`] from `control`'s hard deadline; the helpers' counters made with
@@ -162,7 +173,10 @@ pub fn lazy_smp<T, R>(
 where
     T: Send,
 {
-    let reserve = helper_reserve_ms(threads.len(), hardware_threads(), control.hard_ms());
+    let cores = hardware_threads();
+    let running = searching_threads(threads.len(), cores).min(threads.len());
+    let threads = &mut threads[..running];
+    let reserve = helper_reserve_ms(threads.len(), cores, control.hard_ms());
     shared.helper_reserve_ms.store(reserve, Ordering::Relaxed);
     let (first, helpers) = threads.split_first_mut()?;
     let helper = &helper;
@@ -190,6 +204,15 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn searching_threads_are_capped_per_core() {
+        assert_eq!(searching_threads(1, 2), 1);
+        assert_eq!(searching_threads(8, 2), 8);
+        assert_eq!(searching_threads(256, 2), 2 * MAX_THREADS_PER_CORE);
+        assert_eq!(searching_threads(256, 64), 256);
+        assert_eq!(searching_threads(0, 0), 1);
+    }
 
     #[test]
     fn helpers_run_until_the_main_thread_is_done() {
