@@ -18,6 +18,11 @@ use nom::sequence::{delimited, preceded};
 use super::command::{Command, ParseError, Quoted};
 use super::parse::Fail;
 
+/// The memory limit a Piskvork manager means when it sends no `INFO max_memory` (or 0):
+/// GomocupJudge's default, 350 MiB. The Gomoku session sizes its table under it, and
+/// `qilin match` sends it to engines that set no limit of their own.
+pub const DEFAULT_MAX_MEMORY: u64 = 350 << 20;
+
 /// Every Piskvork and Yixin-board command word Qilin understands.
 const WORDS: [&str; 18] = [
     "START",

@@ -9,8 +9,10 @@ pub use crate::quote::{Quoted, Shown};
 use super::piskvork::GomokuCommand;
 use crate::xiangqi::Move;
 
-/// The protocol a session speaks, decided by the first non-empty line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The protocol a session speaks: UCCI or UCI (Xiangqi) or Piskvork (Gomoku). The engine
+/// decides it from the first non-empty line ([`detect`](crate::protocol::detect)); `qilin
+/// match` names it for the engines it drives. The one protocol enum of the crate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Protocol {
     /// Universal Chinese Chess Protocol (`ucci`).
     Ucci,

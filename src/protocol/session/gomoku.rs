@@ -20,12 +20,14 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::Receiver;
 
-use super::command::{Command, ParseError, Quoted, Shown};
-use super::core::{Core, FrontEnd, Job, Session, StartError, Watchdog};
-use super::piskvork::{BlockKind, BlockStone, GomokuCommand, about_line, forbid_line};
-use super::{ENGINE_VERSION, Input};
+use super::shared::{Core, FrontEnd, Job, Session, StartError, Watchdog};
 use crate::engine::{Limits, Score, Search, SearchControl, SearchInfo, SearchOutcome};
 use crate::gomoku::{Board, Cell, Color, Rule, Threat};
+use crate::protocol::text::command::{Command, ParseError, Quoted, Shown};
+use crate::protocol::text::piskvork::{
+    BlockKind, BlockStone, DEFAULT_MAX_MEMORY, GomokuCommand, about_line, forbid_line,
+};
+use crate::protocol::{ENGINE_VERSION, Input};
 
 /// What the session needs from a Gomoku searcher besides [`Search`].
 pub(crate) trait GomokuSearcher: Search<Game = Board, Move = Cell> + Sized
@@ -121,8 +123,6 @@ impl GomokuSearcher for QuickSearcher {
 /// The searcher a Gomoku session uses.
 pub(crate) type DefaultSearcher = crate::gomoku::search::Searcher;
 
-/// GomocupJudge's memory limit, used when the manager gives none (or 0).
-pub const DEFAULT_MAX_MEMORY: u64 = 350 << 20;
 /// Memory kept for everything but the hash table: pattern tables, boards, stacks, code.
 const MEMORY_BESIDES_HASH: u64 = 64 << 20;
 /// What a one-thread Gomoku process uses besides its table, measured: the soak's peak

@@ -11,8 +11,8 @@ use super::parse::{
     position_spec, some_number,
 };
 use super::ucci::{MAX_HASH_MB, MAX_THREADS};
-use super::{ENGINE_AUTHOR, ENGINE_NAME, ENGINE_VERSION, Options};
 use crate::engine::{Bound, Score, SearchInfo, SearchOutcome};
+use crate::protocol::{ENGINE_AUTHOR, ENGINE_NAME, ENGINE_VERSION, Options};
 use crate::xiangqi::Move;
 
 /// Largest MultiPV accepted.

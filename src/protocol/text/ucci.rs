@@ -12,8 +12,8 @@ use super::parse::{
     Res, bad, clamped_time, finish, move_list, next_word, number, parse_bool, parse_spin,
     position_spec, rest_of_line, some_number,
 };
-use super::{ENGINE_AUTHOR, ENGINE_NAME, ENGINE_VERSION, Options};
 use crate::engine::{Score, SearchInfo, SearchOutcome};
+use crate::protocol::{ENGINE_AUTHOR, ENGINE_NAME, ENGINE_VERSION, Options};
 use crate::xiangqi::Move;
 
 /// UCCI scores for mates: `MATE_SCORE - plies` (ElephantEye's convention).
@@ -297,7 +297,7 @@ pub fn pophash(probe: Option<&crate::protocol::HashProbe>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::command::{PositionBase, RawTime};
+    use crate::protocol::text::command::{PositionBase, RawTime};
 
     fn go_of(line: &str) -> GoCmd {
         match parse(line) {
