@@ -35,8 +35,7 @@ use crossbeam_channel::Sender;
 
 pub use text::command::{Command, ParseError, Protocol};
 pub use text::piskvork::DEFAULT_MAX_MEMORY;
-/// The per-protocol text modules under their earlier paths (`crate::protocol::uci::parse`, ...).
-pub use text::{command, piskvork, ucci, uci};
+use text::{piskvork, ucci, uci};
 
 /// The Xiangqi searcher the UCI and UCCI sessions drive.
 pub use crate::xiangqi::search::{HashProbe, SearchParams, Searcher};

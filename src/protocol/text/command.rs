@@ -1,6 +1,8 @@
-//! The typed commands the reader thread sends to the engine thread, and the typed errors a
-//! line can produce. Both Xiangqi protocols (UCCI and UCI) share this vocabulary; the parts
-//! that differ (how clocks are given, option names) are explicit variants.
+//! The typed commands the reader thread sends to the engine thread, the typed errors a line
+//! can produce, and the [`Protocol`] a session speaks. Both Xiangqi protocols (UCCI and UCI)
+//! share this vocabulary; the parts that differ (how clocks are given, option names) are
+//! explicit variants. Piskvork's commands come whole as [`Command::Gomoku`]. Built by the
+//! parsers on the reader thread, read by the sessions on the engine thread.
 
 use std::fmt;
 

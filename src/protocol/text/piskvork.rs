@@ -1,4 +1,6 @@
-//! The Gomocup (Piskvork) protocol: the line parser and the output formats.
+//! The Gomocup (Piskvork) protocol, Gomoku's: the line parser ([`PiskvorkReader`], run by the
+//! reader thread, one per session) and the output formats the Gomoku session
+//! (`session/gomoku.rs`, engine thread) prints with.
 //!
 //! Commands are case-insensitive. A `BOARD`, `YXBOARD` or `SWAP2BOARD` block is gathered by
 //! the reader across lines and handed over whole at `DONE`, so the engine thread never sees

@@ -1,4 +1,6 @@
-//! UCCI (Universal Chinese Chess Protocol 3.0): line parser and output formatting.
+//! UCCI (Universal Chinese Chess Protocol 3.0), a Xiangqi protocol: the line parser (run by the
+//! reader thread) and the output formatting (handshake, `info`, `bestmove`) the Xiangqi
+//! session (`session/xiangqi.rs`, engine thread) prints with.
 //!
 //! Dialect tolerance: `setoption name X value Y` is accepted besides `setoption X Y`, UCI
 //! option names map to the UCCI ones (`Hash` -> `hashsize`, `Threads` -> `threads`), times are
