@@ -6,7 +6,7 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 use crate::gomoku::Rule;
-use crate::protocol::piskvork::PiskvorkReader;
+use crate::protocol::text::piskvork::PiskvorkReader;
 use crate::tournament::args::GameChoice;
 use crate::tournament::openings::parse_openings;
 use crate::tournament::referee::new_referee;
@@ -30,7 +30,7 @@ pub const TARGETS: [(&str, Target); 7] = [
 /// the error's text is one short line.
 pub fn uci_line(data: &[u8]) {
     let line = String::from_utf8_lossy(data);
-    if let Err(error) = crate::protocol::uci::parse(&line) {
+    if let Err(error) = crate::protocol::text::uci::parse(&line) {
         let text = error.to_string();
         assert!(!text.contains('\n') && !text.contains('\r'), "{text:?}");
     }
@@ -40,7 +40,7 @@ pub fn uci_line(data: &[u8]) {
 /// the error's text is one short line.
 pub fn ucci_line(data: &[u8]) {
     let line = String::from_utf8_lossy(data);
-    if let Err(error) = crate::protocol::ucci::parse(&line) {
+    if let Err(error) = crate::protocol::text::ucci::parse(&line) {
         let text = error.to_string();
         assert!(!text.contains('\n') && !text.contains('\r'), "{text:?}");
     }

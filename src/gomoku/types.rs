@@ -201,16 +201,36 @@ impl Rule {
         Rule::CaroExact,
     ];
 
-    /// The rule for a Piskvork number: 0, 1, 4, 8 and 9. (The protocol layer decides what a
-    /// Yixin-style `rule 2` means.)
+    /// The rule a Piskvork `INFO rule` number stands for, read as Gomocup's bit flags: 4 is
+    /// renju (whatever else is set), else 8 is caro, and 1 asks for exactly five (with 8:
+    /// caro with exactly five); no flag is freestyle. 2 alone, the "continuous game" flag,
+    /// which Qilin does not play, is what Yixin-style managers send for renju, so it is read
+    /// as renju; with other flags it is ignored. Every number gives a rule: this is the one
+    /// decoder of rule numbers, [`Rule::from_number`] its strict form.
+    pub const fn from_flags(number: u32) -> Rule {
+        if number == 2 || number & 4 != 0 {
+            Rule::Renju
+        } else if number & 8 != 0 {
+            if number & 1 != 0 {
+                Rule::CaroExact
+            } else {
+                Rule::Caro
+            }
+        } else if number & 1 != 0 {
+            Rule::Standard
+        } else {
+            Rule::Freestyle
+        }
+    }
+
+    /// The rule whose own number ([`Rule::number`]) is `number`: 0, 1, 4, 8 or 9; `None` for
+    /// any other number (the strict reading, for `qilin serve` and the command line).
     pub const fn from_number(number: u32) -> Option<Rule> {
-        match number {
-            0 => Some(Rule::Freestyle),
-            1 => Some(Rule::Standard),
-            4 => Some(Rule::Renju),
-            8 => Some(Rule::Caro),
-            9 => Some(Rule::CaroExact),
-            _ => None,
+        let rule = Rule::from_flags(number);
+        if rule.number() == number {
+            Some(rule)
+        } else {
+            None
         }
     }
 
@@ -344,5 +364,24 @@ mod tests {
         assert_eq!(Rule::from_number(2), None);
         assert_eq!(Rule::parse("RENJU"), Some(Rule::Renju));
         assert_eq!(Rule::parse("7"), None);
+        // The strict form accepts exactly the five rules' own numbers.
+        for number in 0..64 {
+            let own = [0, 1, 4, 8, 9].contains(&number);
+            assert_eq!(Rule::from_number(number).is_some(), own, "{number}");
+        }
+    }
+
+    #[test]
+    fn rule_flags() {
+        assert_eq!(Rule::from_flags(0), Rule::Freestyle);
+        assert_eq!(Rule::from_flags(1), Rule::Standard);
+        assert_eq!(Rule::from_flags(2), Rule::Renju);
+        assert_eq!(Rule::from_flags(4), Rule::Renju);
+        assert_eq!(Rule::from_flags(5), Rule::Renju);
+        assert_eq!(Rule::from_flags(8), Rule::Caro);
+        assert_eq!(Rule::from_flags(9), Rule::CaroExact);
+        assert_eq!(Rule::from_flags(3), Rule::Standard);
+        assert_eq!(Rule::from_flags(10), Rule::Caro);
+        assert_eq!(Rule::from_flags(12), Rule::Renju);
     }
 }

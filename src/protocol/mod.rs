@@ -1,33 +1,41 @@
 //! Text protocols: the stdin/stdout loop that speaks UCCI or UCI for Xiangqi and Piskvork
 //! (Gomocup) for Gomoku; the first line decides.
 //!
+//! Layout, and the threads that run each part:
+//! - this file: protocol detection ([`detect`]), the reader thread's `LineReader` (one stdin
+//!   line to typed inputs), the stdio loop ([`run_stdio`], [`run_session`]) that hands the
+//!   engine thread to the session of the detected game, and the Xiangqi engine's [`Options`].
+//! - [`text`]: protocol text both ways, one file per protocol: `text/uci.rs`, `text/ucci.rs`,
+//!   `text/piskvork.rs` (line parser and output lines), over the shared vocabulary of
+//!   `text/command.rs` ([`Command`], [`ParseError`], [`Protocol`]) and the nom helpers of
+//!   `text/parse.rs`. Run by the reader thread (parsing) and the engine thread (formatting).
+//! - `session/`: the engine thread's sessions. `session/shared.rs` is the core every game
+//!   shares (select loop, queue, search-thread trips, watchdog); `session/xiangqi.rs` is the
+//!   UCI/UCCI session, `session/gomoku.rs` the Piskvork one. Game decisions (Swap2, the
+//!   quick move, rule numbers) are the game's, in [`crate::gomoku`].
+//!
 //! Shape: a reader thread turns each stdin line into a typed [`Command`] (nom parsers, typed
 //! [`ParseError`]s, never a panic) and sends it over a channel to the engine thread, which
 //! owns all state (position, options, the searcher). `go` moves the searcher onto a search
 //! thread together with a shared [`SearchControl`](crate::engine::SearchControl); the search
 //! reports [`SearchInfo`](crate::engine::SearchInfo) structs and hands the searcher back with
-//! its [`SearchOutcome`](crate::engine::SearchOutcome) over a second channel. Only this module
-//! turns those structs into protocol text.
+//! its [`SearchOutcome`](crate::engine::SearchOutcome) over a second channel. Only this layer (the
+//! sessions, through `text/`) turns those structs into protocol text.
 //!
 //! Bad input is answered with one `info string <reason>` line (UCI and UCCI alike; Piskvork:
 //! `ERROR`/`UNKNOWN`), the previous state is kept and the engine keeps working.
 
-pub mod command;
-mod core;
-mod gomocup;
-mod notes;
-mod parse;
-pub mod piskvork;
 mod session;
-pub mod ucci;
-pub mod uci;
+pub mod text;
 
 use std::io::{self, BufRead, Read, Write};
 use std::time::Instant;
 
 use crossbeam_channel::Sender;
 
-pub use command::{Command, ParseError, Protocol};
+pub use text::command::{Command, ParseError, Protocol};
+pub use text::piskvork::DEFAULT_MAX_MEMORY;
+use text::{piskvork, ucci, uci};
 
 /// The Xiangqi searcher the UCI and UCCI sessions drive.
 pub use crate::xiangqi::search::{HashProbe, SearchParams, Searcher};
@@ -279,11 +287,13 @@ pub fn run_session(input: impl Read + Send + 'static, output: impl Write + 'stat
     loop {
         match rx.recv().unwrap_or(Input::Eof) {
             Input::Detected(Protocol::Piskvork) => {
-                return gomocup::GomokuSession::<_, gomocup::DefaultSearcher>::new(rx, output)
-                    .run();
+                return session::gomoku::GomokuSession::<_, session::gomoku::DefaultSearcher>::new(
+                    rx, output,
+                )
+                .run();
             }
             first @ Input::Detected(_) => {
-                return session::XiangqiSession::new(rx, output).run_from(first);
+                return session::xiangqi::XiangqiSession::new(rx, output).run_from(first);
             }
             Input::Bad(e) => {
                 let sent =

@@ -1,17 +1,20 @@
-//! The Gomoku (Piskvork / Gomocup) front end of the engine thread's [`Session`]: owns the
-//! board and the settings, and says what each command means; the shared core runs the
-//! searches, the queue and the watchdog. While thinking, `END` leaves at once and `YXSTOP` makes the
-//! search answer now; every other command waits in a queue and is handled, in order, after
-//! the move. Bad input gets `ERROR` (a known command that cannot be done) or `UNKNOWN`, and
-//! the position stays as it was.
+//! The Gomoku session, for Piskvork (Gomocup): the front end of the shared [`Session`], run by
+//! the engine thread. It owns the board and the settings, says what each command means and
+//! writes every answer (the line formats come from `text/piskvork.rs`); the shared core runs
+//! the searches, the queue and the watchdog. Game decisions are the game's: the Swap2 stages
+//! ([`crate::gomoku::swap2`]), the move played without a search
+//! ([`crate::gomoku::fallback`]) and rule numbers ([`Rule::from_flags`]).
+//!
+//! While thinking, `END` leaves at once and `YXSTOP` makes the search answer now; every other
+//! command waits in a queue and is handled, in order, after the move. Bad input gets `ERROR`
+//! (a known command that cannot be done) or `UNKNOWN`, and the position stays as it was.
 //!
 //! Colours of a `BOARD` block: the side to move is the engine (field 1). With as many own
 //! stones as opponent stones the engine is black; with one fewer it is white; otherwise the
 //! colour with more stones is black. Under renju the stones come in move order.
 //!
 //! Rules from `INFO rule`: 0 freestyle, 1 exactly five, 4 renju, 8 caro, 9 caro with exactly
-//! five; Yixin-style managers send 2 for renju, so 2 (the "continuous game" flag alone, which
-//! Qilin does not play) is taken as renju.
+//! five; 2 is taken as renju (see [`Rule::from_flags`]).
 
 use std::io::Write;
 use std::marker::PhantomData;
@@ -20,12 +23,15 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::Receiver;
 
-use super::command::{Command, ParseError, Quoted, Shown};
-use super::core::{Core, FrontEnd, Job, Session, StartError, Watchdog};
-use super::piskvork::{BlockKind, BlockStone, GomokuCommand, about_line, forbid_line};
-use super::{ENGINE_VERSION, Input};
+use super::shared::{Core, FrontEnd, Job, Session, StartError, Watchdog};
 use crate::engine::{Limits, Score, Search, SearchControl, SearchInfo, SearchOutcome};
-use crate::gomoku::{Board, Cell, Color, Rule, Threat};
+use crate::gomoku::swap2::{Decision, Stage};
+use crate::gomoku::{Board, Cell, Color, Rule, fallback};
+use crate::protocol::text::command::{Command, ParseError, Quoted, Shown};
+use crate::protocol::text::piskvork::{
+    BlockKind, BlockStone, DEFAULT_MAX_MEMORY, GomokuCommand, about_line, forbid_line,
+};
+use crate::protocol::{ENGINE_VERSION, Input};
 
 /// What the session needs from a Gomoku searcher besides [`Search`].
 pub(crate) trait GomokuSearcher: Search<Game = Board, Move = Cell> + Sized
@@ -64,51 +70,11 @@ impl GomokuSearcher for crate::gomoku::search::Searcher {
     }
 }
 
-/// A searcher that does not search: it plays [`quick_move`] at once. For tests of the
-/// session's protocol handling apart from the search.
+/// The quick-move searcher serves the session's tests as a searcher with no table.
 #[cfg(test)]
-#[derive(Debug, Default)]
-pub(crate) struct QuickSearcher;
-
-#[cfg(test)]
-impl Search for QuickSearcher {
-    type Game = Board;
-    type Params = ();
-    type Move = Cell;
-
-    fn run(
-        &mut self,
-        board: &Board,
-        _: &(),
-        control: &SearchControl,
-        report: &mut dyn FnMut(SearchInfo<Cell>),
-    ) -> crate::engine::SearchOutcome<Cell> {
-        let best = quick_move(board);
-        report(SearchInfo {
-            depth: 1,
-            seldepth: 1,
-            multipv: 1,
-            score: Score::Cp(0),
-            bound: crate::engine::Bound::Exact,
-            nodes: 1,
-            time_ms: control.elapsed_ms(),
-            hashfull: 0,
-            pv: best.into_iter().collect(),
-        });
-        crate::engine::SearchOutcome {
-            best,
-            ponder: None,
-            score: Score::Cp(0),
-            depth: 1,
-            nodes: 1,
-        }
-    }
-}
-
-#[cfg(test)]
-impl GomokuSearcher for QuickSearcher {
+impl GomokuSearcher for fallback::QuickSearcher {
     fn create(_: usize, _: usize) -> Self {
-        QuickSearcher
+        fallback::QuickSearcher
     }
 
     fn resize(&mut self, _: usize, _: usize) -> Result<(), crate::engine::tt::TableAllocError> {
@@ -121,8 +87,6 @@ impl GomokuSearcher for QuickSearcher {
 /// The searcher a Gomoku session uses.
 pub(crate) type DefaultSearcher = crate::gomoku::search::Searcher;
 
-/// GomocupJudge's memory limit, used when the manager gives none (or 0).
-pub const DEFAULT_MAX_MEMORY: u64 = 350 << 20;
 /// Memory kept for everything but the hash table: pattern tables, boards, stacks, code.
 const MEMORY_BESIDES_HASH: u64 = 64 << 20;
 /// What a one-thread Gomoku process uses besides its table, measured: the soak's peak
@@ -225,47 +189,13 @@ fn small_memory_note(bytes: u64) -> String {
     )
 }
 
-/// The Piskvork rule number as a [`Rule`] (see the module doc for 2).
-pub fn rule_from_number(number: u32) -> Rule {
-    if number == 2 || number & 4 != 0 {
-        Rule::Renju
-    } else if number & 8 != 0 {
-        if number & 1 != 0 {
-            Rule::CaroExact
-        } else {
-            Rule::Caro
-        }
-    } else if number & 1 != 0 {
-        Rule::Standard
-    } else {
-        Rule::Freestyle
-    }
-}
-
 /// What a running search is for.
 #[derive(Clone, Debug)]
 enum Purpose {
     /// Answer with a move and play it.
     Move,
-    /// Swap2 with no stones: rate candidate three-stone openings one by one.
-    Swap2Open {
-        /// The candidates, each three stones (black, white, black).
-        candidates: Vec<[Cell; 3]>,
-        /// Index of the candidate being rated.
-        index: usize,
-        /// The best so far: (|score|, candidate index).
-        best: Option<(i32, usize)>,
-    },
-    /// Swap2 with three stones (white to move, the engine is the second player): stay
-    /// white with a move, swap, or (second stage) add a black stone and let the opponent
-    /// choose.
-    Swap2Second {
-        /// The white stone chosen in the first stage, once there.
-        fourth: Option<Cell>,
-    },
-    /// Swap2 with five stones (white to move, the engine is the first player): take white
-    /// with a move, or swap to black.
-    Swap2First,
+    /// A stage of a Swap2 opening (`SWAP2BOARD`).
+    Swap2(Stage),
 }
 
 /// What the Gomoku front end remembers about a running search.
@@ -274,10 +204,6 @@ pub(crate) struct GomokuJob {
     /// The position searched (for the fallback move).
     board: Board,
 }
-
-/// Scores (from the mover's view) beyond which Swap2 takes a side: about a third of a
-/// won position in the evaluation's units.
-const SWAP2_MARGIN: i32 = 60;
 
 /// The Gomoku (Piskvork) front end's state.
 pub(crate) struct Gomoku<S> {
@@ -370,17 +296,8 @@ where
 
     fn done(&mut self, core: &mut Core<Self>, job: Job<GomokuJob>, outcome: SearchOutcome<Cell>) {
         self.used_ms += job.started.elapsed().as_millis() as u64;
-        let score = match outcome.score {
-            Score::Cp(cp) => cp,
-            Score::MatePlies(n) if n > 0 => 100_000 - n,
-            Score::MatePlies(n) => -100_000 - n,
-        };
-        let board = &job.data.board;
-        let best = outcome
-            .best
-            .filter(|&c| board.is_empty(c) && !illegal_for_mover(board, c))
-            .or_else(|| quick_move(board));
-        self.finish(core, job.data.purpose, job.stopping, best, score);
+        let best = fallback::checked_or_quick(&job.data.board, outcome.best);
+        self.finish(core, job.data.purpose, job.stopping, best, outcome.score);
     }
 
     fn crashed(&mut self, core: &mut Core<Self>, job: Job<GomokuJob>, why: &str) {
@@ -642,25 +559,15 @@ where
                 self.think(core, Purpose::Move, at);
             }
             BlockKind::Swap2 => {
-                let purpose = match stones.len() {
-                    0 => Purpose::Swap2Open {
-                        candidates: swap2_candidates(&board),
-                        index: 0,
-                        best: None,
-                    },
-                    3 => Purpose::Swap2Second { fourth: None },
-                    5 => Purpose::Swap2First,
-                    n => {
-                        return refuse(
-                            core,
-                            &format!(
-                                "SWAP2BOARD needs 0, 3 or 5 stones, got {n}; position unchanged"
-                            ),
-                        );
-                    }
+                let Some(stage) = Stage::for_stones(&board, stones.len()) else {
+                    let n = stones.len();
+                    return refuse(
+                        core,
+                        &format!("SWAP2BOARD needs 0, 3 or 5 stones, got {n}; position unchanged"),
+                    );
                 };
                 self.board = Some(board);
-                self.think(core, purpose, at);
+                self.think(core, Purpose::Swap2(stage), at);
             }
         }
     }
@@ -727,7 +634,7 @@ where
             },
             "rule" => match number() {
                 Some(n) if (0..=15).contains(&n) => {
-                    let rule = rule_from_number(n as u32);
+                    let rule = Rule::from_flags(n as u32);
                     if n & 2 != 0 && n != 2 {
                         self.notes
                             .push(format!("INFO rule {n}: the continuous game is not played"));
@@ -798,35 +705,28 @@ where
             return refuse(core, "no board: send START first");
         };
         let board = match &purpose {
-            Purpose::Swap2Open {
-                candidates, index, ..
-            } => {
-                let mut b = board;
-                for &cell in candidates.get(*index).into_iter().flatten() {
-                    b.play(cell);
-                }
-                b
-            }
-            _ => board,
+            Purpose::Swap2(stage) => stage.position(board),
+            Purpose::Move => board,
         };
         if board.is_full() {
             return refuse(core, "the board is full");
         }
-        if let Some(note) = game_over_note(&board) {
-            core.emit(&format!("MESSAGE {note}"));
+        if let Some((cell, color)) = fallback::five_made(&board) {
+            let color = color.name();
+            core.emit(&format!(
+                "MESSAGE the game is over: {color} made five at {cell}"
+            ));
         }
         let mut limits = self.limits(&board);
-        if let Purpose::Swap2Open { candidates, .. } = &purpose {
-            // Share one turn between the candidates.
-            let share = (candidates.len() as u64).max(1);
-            limits.turn_ms = limits
-                .turn_ms
-                .map(|t| (t / share).max(MOVE_OVERHEAD_MS + 5));
-            limits.match_left_ms = limits.match_left_ms.map(|t| t / share);
-        }
-        if let Purpose::Swap2Second { .. } = &purpose {
-            limits.turn_ms = limits.turn_ms.map(|t| (t / 2).max(MOVE_OVERHEAD_MS + 5));
-            limits.match_left_ms = limits.match_left_ms.map(|t| t / 2);
+        if let Purpose::Swap2(stage) = &purpose {
+            // Share one turn between the stage's searches.
+            let share = stage.searches_per_turn();
+            if share > 1 {
+                limits.turn_ms = limits
+                    .turn_ms
+                    .map(|t| (t / share).max(MOVE_OVERHEAD_MS + 5));
+                limits.match_left_ms = limits.match_left_ms.map(|t| t / share);
+            }
         }
         let control = Arc::new(SearchControl::with_origin(&limits, at));
         if core.at_eof() {
@@ -856,7 +756,13 @@ where
 
     /// Answers for a search that failed or hangs, with a quick move.
     fn answer_fallback(&mut self, core: &mut Core<Self>, board: &Board, purpose: Purpose) {
-        self.finish(core, purpose, true, quick_move(board), 0);
+        self.finish(
+            core,
+            purpose,
+            true,
+            fallback::quick_move(board),
+            Score::Cp(0),
+        );
     }
 
     /// Turns a finished search into the answer its purpose calls for; `stopping` when the
@@ -867,95 +773,45 @@ where
         purpose: Purpose,
         stopping: bool,
         best: Option<Cell>,
-        score: i32,
+        score: Score,
     ) {
-        match purpose {
-            Purpose::Move => match best {
-                Some(cell) => {
-                    if let Some(board) = self.board.as_mut()
-                        && board.is_empty(cell)
-                    {
-                        board.play(cell);
+        let stage = match purpose {
+            Purpose::Move => {
+                return match best {
+                    Some(cell) => {
+                        if let Some(board) = self.board.as_mut()
+                            && board.is_empty(cell)
+                        {
+                            board.play(cell);
+                        }
+                        core.emit(&cell.to_string());
                     }
-                    core.emit(&cell.to_string());
-                }
-                None => refuse(core, "no move: the board is full"),
-            },
-            Purpose::Swap2Open {
-                candidates,
-                index,
-                best: best_so_far,
-            } => {
-                let here = (score.abs(), index);
-                let best_so_far = Some(best_so_far.map_or(here, |b| b.min(here)));
-                if index + 1 < candidates.len() && !stopping {
-                    let next = Purpose::Swap2Open {
-                        candidates,
-                        index: index + 1,
-                        best: best_so_far,
-                    };
-                    return self.think(core, next, Instant::now());
-                }
-                let chosen = best_so_far.map_or(0, |(_, i)| i);
-                let Some(stones) = candidates.get(chosen).copied() else {
-                    return refuse(core, "no opening fits this board");
+                    None => refuse(core, "no move: the board is full"),
                 };
+            }
+            Purpose::Swap2(stage) => stage,
+        };
+        match stage.decide(best, score, stopping) {
+            Decision::Stones { play, announce } => {
                 if let Some(board) = self.board.as_mut() {
-                    for cell in stones {
+                    for cell in play {
                         if board.is_empty(cell) {
                             board.play(cell);
                         }
                     }
                 }
-                let text: Vec<String> = stones.iter().map(Cell::to_string).collect();
+                let text: Vec<String> = announce.iter().map(Cell::to_string).collect();
                 core.emit(&text.join(" "));
             }
-            Purpose::Swap2Second { fourth: None } => {
-                let Some(cell) = best else {
-                    return refuse(core, "no move: the board is full");
-                };
-                if score <= -SWAP2_MARGIN {
-                    core.emit("SWAP");
-                } else if score >= SWAP2_MARGIN || stopping {
-                    if let Some(board) = self.board.as_mut() {
-                        board.play(cell);
-                    }
-                    core.emit(&cell.to_string());
-                } else {
-                    // Balanced: put the fourth stone and a fifth, and let the opponent choose.
-                    if let Some(board) = self.board.as_mut() {
-                        board.play(cell);
-                    }
-                    self.think(
-                        core,
-                        Purpose::Swap2Second { fourth: Some(cell) },
-                        Instant::now(),
-                    );
+            Decision::Swap => core.emit("SWAP"),
+            Decision::SearchAgain { play, next } => {
+                if let (Some(board), Some(cell)) = (self.board.as_mut(), play) {
+                    board.play(cell);
                 }
+                self.think(core, Purpose::Swap2(next), Instant::now());
             }
-            Purpose::Swap2Second {
-                fourth: Some(fourth),
-            } => {
-                let Some(fifth) = best else {
-                    return core.emit(&fourth.to_string());
-                };
-                if let Some(board) = self.board.as_mut() {
-                    board.play(fifth);
-                }
-                core.emit(&format!("{fourth} {fifth}"));
-            }
-            Purpose::Swap2First => {
-                // White to move: a good score for white takes white with a move.
-                match best {
-                    Some(cell) if score >= 0 => {
-                        if let Some(board) = self.board.as_mut() {
-                            board.play(cell);
-                        }
-                        core.emit(&cell.to_string());
-                    }
-                    _ => core.emit("SWAP"),
-                }
-            }
+            Decision::BoardFull => refuse(core, "no move: the board is full"),
+            Decision::NoOpening => refuse(core, "no opening fits this board"),
         }
     }
 
@@ -979,81 +835,10 @@ where
     }
 }
 
-/// True when the side to move may not play `cell` (renju: black on a forbidden point).
-fn illegal_for_mover(board: &Board, cell: Cell) -> bool {
-    board.side_to_move() == Color::Black && board.is_forbidden(cell)
-}
-
-/// A note when the position is already decided (a five on the board).
-fn game_over_note(board: &Board) -> Option<String> {
-    let (cell, color) = board.last_move()?;
-    board
-        .makes_five(cell, color)
-        .then(|| format!("the game is over: {} made five at {cell}", color.name()))
-}
-
-/// A move without search, for when a search fails: make a five, block one, then the
-/// strongest own or opponent threat, else the free cell nearest the centre. Never a
-/// forbidden point for the side to move. `None` only on a full board.
-pub(crate) fn quick_move(board: &Board) -> Option<Cell> {
-    let me = board.side_to_move();
-    let centre = (board.width() as i64 / 2, board.height() as i64 / 2);
-    board
-        .empty_cells()
-        .filter(|&c| !illegal_for_mover(board, c))
-        .max_by_key(|&c| {
-            let own = board.threat(c, me);
-            let theirs = board.threat(c, me.flip());
-            let urgency = if own == Threat::Five {
-                3
-            } else if theirs == Threat::Five {
-                2
-            } else {
-                0
-            };
-            let distance = (c.x() as i64 - centre.0).abs() + (c.y() as i64 - centre.1).abs();
-            (
-                urgency,
-                own.max(theirs),
-                own,
-                -distance,
-                std::cmp::Reverse(c),
-            )
-        })
-}
-
-/// Candidate Swap2 openings around the centre (black, white, black), from shapes known to be
-/// near balance; the search rates them and the closest to even is played.
-fn swap2_candidates(board: &Board) -> Vec<[Cell; 3]> {
-    const SHAPES: [[(i64, i64); 3]; 6] = [
-        [(0, 0), (1, 0), (1, 3)],
-        [(0, 0), (1, 1), (0, 3)],
-        [(0, 0), (1, 0), (3, 0)],
-        [(0, 0), (1, 1), (-1, 3)],
-        [(0, 0), (0, 1), (2, -2)],
-        [(0, 0), (-1, 1), (2, -2)],
-    ];
-    let (cx, cy) = (board.width() as i64 / 2, board.height() as i64 / 2);
-    SHAPES
-        .iter()
-        .filter_map(|shape| {
-            let cells: Vec<Cell> = shape
-                .iter()
-                .filter_map(|&(dx, dy)| {
-                    let (x, y) = (cx + dx, cy + dy);
-                    (x >= 0 && y >= 0)
-                        .then(|| board.cell(x as usize, y as usize))
-                        .flatten()
-                })
-                .collect();
-            <[Cell; 3]>::try_from(cells).ok()
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gomoku::fallback::QuickSearcher;
     use crate::protocol::LineReader;
     use std::sync::Mutex;
 
@@ -1139,18 +924,6 @@ mod tests {
     }
 
     #[test]
-    fn rule_numbers() {
-        assert_eq!(rule_from_number(0), Rule::Freestyle);
-        assert_eq!(rule_from_number(1), Rule::Standard);
-        assert_eq!(rule_from_number(2), Rule::Renju);
-        assert_eq!(rule_from_number(4), Rule::Renju);
-        assert_eq!(rule_from_number(5), Rule::Renju);
-        assert_eq!(rule_from_number(8), Rule::Caro);
-        assert_eq!(rule_from_number(9), Rule::CaroExact);
-        assert_eq!(rule_from_number(3), Rule::Standard);
-    }
-
-    #[test]
     fn hash_fits_the_memory_limit() {
         let mut s = Settings::default();
         assert_eq!(s.hash_mb(), DEFAULT_HASH_MB as usize);
@@ -1160,23 +933,5 @@ mod tests {
         assert_eq!(s.hash_mb(), 8);
         s.max_memory = 1000;
         assert_eq!(s.hash_mb(), 1);
-    }
-
-    #[test]
-    fn quick_moves_win_block_and_avoid_forbidden_points() {
-        let mut board = Board::new(15, 15, Rule::Freestyle).expect("size");
-        for (x, y) in [(0, 0), (9, 9), (1, 0), (9, 10), (2, 0), (9, 11), (3, 0)] {
-            board.play(Cell::from_xy(x, y).expect("cell"));
-        }
-        // White to move: blocking black's four at 4,0 beats extending its own three.
-        assert_eq!(quick_move(&board), Cell::from_xy(4, 0));
-        board.play(Cell::from_xy(4, 0).expect("cell"));
-        board.play(Cell::from_xy(14, 14).expect("cell"));
-        // White's own four-in-waiting: 9,12 or 9,8 make four; it must not be forbidden-aware
-        // here (freestyle), just strong.
-        assert!(quick_move(&board).is_some());
-        let empty = Board::new(15, 15, Rule::Renju).expect("size");
-        assert_eq!(quick_move(&empty), Cell::from_xy(7, 7));
-        assert_eq!(swap2_candidates(&empty).len(), 6);
     }
 }

@@ -1,14 +1,15 @@
-//! The engine thread shared by every protocol family: one select loop over the reader's
-//! input, the search events (tagged with the id of the job they belong to), the results of
-//! other jobs (such as perft) and a watchdog timeout; the queue of commands that arrive
-//! while a job runs (answered in order once it ended); the grace a delayed quit gives a
+//! The session core shared by every game and protocol family, run by the engine thread (the
+//! thread that called [`run_session`](crate::protocol::run_session)): one select loop over the
+//! reader thread's input, the search events (tagged with the id of the job they belong to), the
+//! results of other jobs (such as perft) and a watchdog timeout; the queue of commands that
+//! arrive while a job runs (answered in order once it ended); the grace a delayed quit gives a
 //! stopped search; the end of input; the searcher's trips to the search thread and back; and
 //! the output writer.
 //!
 //! What a command means, what is urgent while thinking, and every line of protocol text
-//! belong to a [`FrontEnd`], one per protocol family (UCI/UCCI for Xiangqi in `session.rs`,
-//! Piskvork for Gomoku in `gomocup.rs`). Adding a game or a protocol family means writing a
-//! front end; this module stays as it is.
+//! belong to a [`FrontEnd`], one per game (UCI/UCCI for Xiangqi in `session/xiangqi.rs`,
+//! Piskvork for Gomoku in `session/gomoku.rs`). Adding a game or a protocol family means
+//! writing a front end; this module stays as it is.
 
 use std::collections::VecDeque;
 use std::io::Write;
@@ -18,10 +19,10 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, never, select};
 
-use super::Input;
 use crate::engine::{
     Limits, Search, SearchControl, SearchEvent, SearchInfo, SearchOutcome, spawn_search_with,
 };
+use crate::protocol::Input;
 
 /// The game's move, as the front end's searcher reports it.
 pub(crate) type MoveOf<F> = <<F as FrontEnd>::Searcher as Search>::Move;

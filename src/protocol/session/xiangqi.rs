@@ -1,5 +1,6 @@
-//! The Xiangqi front end (UCI and UCCI) of the engine thread's [`Session`]: owns the game, the
-//! options and the banned moves, and says what each command means. While a search runs it
+//! The Xiangqi session, for UCI and UCCI alike: the front end of the shared [`Session`], run by
+//! the engine thread. It owns the game, the options and the banned moves, and says what each
+//! command means (the text comes from `text/uci.rs` and `text/ucci.rs`). While a search runs it
 //! answers `isready`, `stop`, `ponderhit`, `quit` (and `d`) at once, refuses a second `go`,
 //! and queues everything else with a message (silently in UCCI batch mode, or once `stop` was
 //! sent, since the search is then about to end). Nothing is dropped without a word. The
@@ -9,15 +10,14 @@ use std::io::Write;
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::command::{
+use super::shared::{Core, FrontEnd, Job, Session, StartError, Watchdog};
+use crate::engine::{Clock, Limits, Score, SearchControl, SearchInfo, SearchOutcome};
+use crate::protocol::text::command::{
     ClockSpec, Command, GoCmd, OptionSetting, ParseError, PositionBase, PositionCmd, Protocol,
     Quoted,
 };
-use super::core::{Core, FrontEnd, Job, Session, StartError, Watchdog};
-use super::{
-    DEFAULT_HASH_MB, EMBEDDED_NET_NAME, Input, Options, SearchParams, Searcher, ucci, uci,
-};
-use crate::engine::{Clock, Limits, Score, SearchControl, SearchInfo, SearchOutcome};
+use crate::protocol::text::{ucci, uci};
+use crate::protocol::{DEFAULT_HASH_MB, EMBEDDED_NET_NAME, Input, Options, SearchParams, Searcher};
 use crate::xiangqi::nnue::Network;
 use crate::xiangqi::{Game, Move, Position};
 

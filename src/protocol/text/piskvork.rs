@@ -1,4 +1,6 @@
-//! The Gomocup (Piskvork) protocol: the line parser and the output formats.
+//! The Gomocup (Piskvork) protocol, Gomoku's: the line parser ([`PiskvorkReader`], run by the
+//! reader thread, one per session) and the output formats the Gomoku session
+//! (`session/gomoku.rs`, engine thread) prints with.
 //!
 //! Commands are case-insensitive. A `BOARD`, `YXBOARD` or `SWAP2BOARD` block is gathered by
 //! the reader across lines and handed over whole at `DONE`, so the engine thread never sees
@@ -17,6 +19,11 @@ use nom::sequence::{delimited, preceded};
 
 use super::command::{Command, ParseError, Quoted};
 use super::parse::Fail;
+
+/// The memory limit a Piskvork manager means when it sends no `INFO max_memory` (or 0):
+/// GomocupJudge's default, 350 MiB. The Gomoku session sizes its table under it, and
+/// `qilin match` sends it to engines that set no limit of their own.
+pub const DEFAULT_MAX_MEMORY: u64 = 350 << 20;
 
 /// Every Piskvork and Yixin-board command word Qilin understands.
 const WORDS: [&str; 18] = [

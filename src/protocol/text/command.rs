@@ -1,6 +1,8 @@
-//! The typed commands the reader thread sends to the engine thread, and the typed errors a
-//! line can produce. Both Xiangqi protocols (UCCI and UCI) share this vocabulary; the parts
-//! that differ (how clocks are given, option names) are explicit variants.
+//! The typed commands the reader thread sends to the engine thread, the typed errors a line
+//! can produce, and the [`Protocol`] a session speaks. Both Xiangqi protocols (UCCI and UCI)
+//! share this vocabulary; the parts that differ (how clocks are given, option names) are
+//! explicit variants. Piskvork's commands come whole as [`Command::Gomoku`]. Built by the
+//! parsers on the reader thread, read by the sessions on the engine thread.
 
 use std::fmt;
 
@@ -9,8 +11,10 @@ pub use crate::quote::{Quoted, Shown};
 use super::piskvork::GomokuCommand;
 use crate::xiangqi::Move;
 
-/// The protocol a session speaks, decided by the first non-empty line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The protocol a session speaks: UCCI or UCI (Xiangqi) or Piskvork (Gomoku). The engine
+/// decides it from the first non-empty line ([`detect`](crate::protocol::detect)); `qilin
+/// match` names it for the engines it drives. The one protocol enum of the crate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Protocol {
     /// Universal Chinese Chess Protocol (`ucci`).
     Ucci,

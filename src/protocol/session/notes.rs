@@ -1,5 +1,5 @@
-//! Notes shared by the protocols' option handling (each protocol wraps them in its own
-//! message form: `info string` or `MESSAGE`).
+//! Session text both games' sessions share: notes on option values (each session wraps them
+//! in its own message form, `info string` or `MESSAGE`), made on the engine thread.
 
 use crate::engine::smp::{MAX_THREADS_PER_CORE, hardware_threads, searching_threads};
 

@@ -1,4 +1,4 @@
-//! Shared nom building blocks for the line parsers: words, numbers with typed errors, move
+//! Shared nom building blocks for the line parsers (run on the reader thread): words, numbers with typed errors, move
 //! lists and the `position` grammar. Every parser here returns a typed [`ParseError`] through
 //! nom's `Failure` channel instead of panicking, whatever the input.
 

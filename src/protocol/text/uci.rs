@@ -1,4 +1,6 @@
-//! UCI with Pikafish's Xiangqi notation (ranks 0-9): line parser and output formatting.
+//! UCI with Pikafish's Xiangqi notation (ranks 0-9): the line parser (run by the reader
+//! thread) and the output formatting (handshake, `info`, `bestmove`) the Xiangqi session
+//! (`session/xiangqi.rs`, engine thread) prints with.
 //!
 //! Bad input is answered with `info string ...`. Bare `fen ...` / `startpos ...` lines are
 //! read as `position ...`, and `setoption name UCI_Variant value xiangqi` is accepted.
@@ -11,8 +13,8 @@ use super::parse::{
     position_spec, some_number,
 };
 use super::ucci::{MAX_HASH_MB, MAX_THREADS};
-use super::{ENGINE_AUTHOR, ENGINE_NAME, ENGINE_VERSION, Options};
 use crate::engine::{Bound, Score, SearchInfo, SearchOutcome};
+use crate::protocol::{ENGINE_AUTHOR, ENGINE_NAME, ENGINE_VERSION, Options};
 use crate::xiangqi::Move;
 
 /// Largest MultiPV accepted.

@@ -1,4 +1,6 @@
-//! UCCI (Universal Chinese Chess Protocol 3.0): line parser and output formatting.
+//! UCCI (Universal Chinese Chess Protocol 3.0), a Xiangqi protocol: the line parser (run by the
+//! reader thread) and the output formatting (handshake, `info`, `bestmove`) the Xiangqi
+//! session (`session/xiangqi.rs`, engine thread) prints with.
 //!
 //! Dialect tolerance: `setoption name X value Y` is accepted besides `setoption X Y`, UCI
 //! option names map to the UCCI ones (`Hash` -> `hashsize`, `Threads` -> `threads`), times are
@@ -12,8 +14,8 @@ use super::parse::{
     Res, bad, clamped_time, finish, move_list, next_word, number, parse_bool, parse_spin,
     position_spec, rest_of_line, some_number,
 };
-use super::{ENGINE_AUTHOR, ENGINE_NAME, ENGINE_VERSION, Options};
 use crate::engine::{Score, SearchInfo, SearchOutcome};
+use crate::protocol::{ENGINE_AUTHOR, ENGINE_NAME, ENGINE_VERSION, Options};
 use crate::xiangqi::Move;
 
 /// UCCI scores for mates: `MATE_SCORE - plies` (ElephantEye's convention).
@@ -297,7 +299,7 @@ pub fn pophash(probe: Option<&crate::protocol::HashProbe>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::command::{PositionBase, RawTime};
+    use crate::protocol::text::command::{PositionBase, RawTime};
 
     fn go_of(line: &str) -> GoCmd {
         match parse(line) {
