@@ -28,6 +28,7 @@ use std::time::Instant;
 use crossbeam_channel::Sender;
 
 pub use command::{Command, ParseError, Protocol};
+pub use gomocup::DEFAULT_MAX_MEMORY;
 
 /// The Xiangqi searcher the UCI and UCCI sessions drive.
 pub use crate::xiangqi::search::{HashProbe, SearchParams, Searcher};
