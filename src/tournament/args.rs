@@ -7,8 +7,9 @@ use super::stats::SprtParams;
 use crate::gomoku::{MAX_SIDE, Rule};
 use crate::protocol::Protocol;
 
-/// How to start one engine and configure it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// How to start one engine and configure it. Its `Debug` form is part of the settings text
+/// (and fingerprint) every match record carries: see the `impl Debug`.
+#[derive(Clone, PartialEq, Eq)]
 pub struct EngineSpec {
     /// Name used in tables, records and logs.
     pub name: String,
@@ -26,6 +27,36 @@ pub struct EngineSpec {
     pub ranks_one_based: bool,
     /// Engine options set after the handshake, in order.
     pub options: Vec<(String, String)>,
+}
+
+/// The derived form, except that `protocol` reads `Auto`, `Ucci`, `Uci` or `Piskvork`
+/// (not `None` or `Some(..)`): the settings text and the fingerprint of match records stay
+/// what earlier builds wrote, so their shards still merge.
+impl fmt::Debug for EngineSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let EngineSpec {
+            name,
+            command,
+            args,
+            dir,
+            protocol,
+            ranks_one_based,
+            options,
+        } = self;
+        let protocol = match protocol {
+            Some(protocol) => format!("{protocol:?}"),
+            None => "Auto".to_string(),
+        };
+        f.debug_struct("EngineSpec")
+            .field("name", name)
+            .field("command", command)
+            .field("args", args)
+            .field("dir", dir)
+            .field("protocol", &format_args!("{protocol}"))
+            .field("ranks_one_based", ranks_one_based)
+            .field("options", options)
+            .finish()
+    }
 }
 
 /// Which game is played.
