@@ -239,7 +239,7 @@ impl Link {
 }
 
 /// One protocol family's way of driving an engine, behind the match loop. A driver is made
-/// by its family's handshake (`XiangqiDriver::start_ucci`/`start_uci`/`detect`,
+/// by its family's handshake (`XiangqiDriver::start` or `detect`,
 /// `PiskvorkDriver::start`) and then only ever called through this trait by [`Player`].
 /// Every method talks to the engine through `link`; a failure leaves the link unhealthy
 /// when the process cannot be trusted any more.
@@ -324,9 +324,8 @@ impl Player {
         let deadline = Instant::now() + setup.max_wait;
         let one_based = spec.ranks_one_based;
         let handshake: Result<Box<dyn EngineDriver>, EngineFailure> = match protocol {
-            Some(Protocol::Ucci) => XiangqiDriver::start_ucci(&mut link, deadline).map(boxed),
-            Some(Protocol::Uci) => {
-                XiangqiDriver::start_uci(&mut link, one_based, deadline).map(boxed)
+            Some(xiangqi @ (Protocol::Ucci | Protocol::Uci)) => {
+                XiangqiDriver::start(&mut link, xiangqi, one_based, deadline).map(boxed)
             }
             Some(Protocol::Piskvork) => {
                 PiskvorkDriver::start(&mut link, spec, setup, deadline).map(boxed)

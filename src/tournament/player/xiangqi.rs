@@ -158,25 +158,25 @@ impl XiangqiDriver {
         }
     }
 
-    /// Handshake of an engine given as UCCI: `ucci`, then `ucciok` by `deadline`.
-    pub fn start_ucci(link: &mut Link, deadline: Instant) -> Result<XiangqiDriver, EngineFailure> {
-        let mut driver = XiangqiDriver::new(Protocol::Ucci, false);
-        link.send("ucci")?;
-        driver.wait_for(link, "ucciok", deadline)?;
-        driver.finish_ucci_handshake(link)?;
-        Ok(driver)
-    }
-
-    /// Handshake of an engine given as UCI: `uci`, then `uciok` by `deadline`.
-    /// `ranks_one_based` is the engine's `ranks=1`.
-    pub fn start_uci(
+    /// Handshake of an engine given as `protocol` (UCCI or UCI): `ucci` or `uci`, then
+    /// `ucciok` or `uciok` by `deadline`. `ranks_one_based` is the engine's `ranks=1` (used
+    /// with UCI only).
+    pub fn start(
         link: &mut Link,
+        protocol: Protocol,
         ranks_one_based: bool,
         deadline: Instant,
     ) -> Result<XiangqiDriver, EngineFailure> {
-        let mut driver = XiangqiDriver::new(Protocol::Uci, ranks_one_based);
-        link.send("uci")?;
-        driver.wait_for(link, "uciok", deadline)?;
+        debug_assert_ne!(protocol, Protocol::Piskvork, "not a Xiangqi protocol");
+        let mut driver = XiangqiDriver::new(protocol, ranks_one_based);
+        if protocol == Protocol::Ucci {
+            link.send("ucci")?;
+            driver.wait_for(link, "ucciok", deadline)?;
+            driver.finish_ucci_handshake(link)?;
+        } else {
+            link.send("uci")?;
+            driver.wait_for(link, "uciok", deadline)?;
+        }
         Ok(driver)
     }
 
