@@ -9,7 +9,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use qilin::gomoku::Rule;
-use qilin::tournament::args::{EngineSpec, GameChoice, ProtocolChoice, TimeControl};
+use qilin::protocol::Protocol;
+use qilin::tournament::args::{EngineSpec, GameChoice, TimeControl};
 use qilin::tournament::game::{GameResult, GameRules, play_game};
 use qilin::tournament::player::{MatchSetup, Player};
 use qilin::tournament::process::ProtocolLog;
@@ -68,7 +69,7 @@ fn spec(name: &str, extra: &[&str]) -> EngineSpec {
         command: QILIN.to_string(),
         args,
         dir: None,
-        protocol: ProtocolChoice::Piskvork,
+        protocol: Some(Protocol::Piskvork),
         ranks_one_based: false,
         options: Vec::new(),
     }

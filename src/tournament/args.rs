@@ -5,22 +5,11 @@ use std::path::PathBuf;
 
 use super::stats::SprtParams;
 use crate::gomoku::{MAX_SIDE, Rule};
+use crate::protocol::Protocol;
 
-/// Which protocol to speak with an engine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ProtocolChoice {
-    /// Detect: see [`super::engine`] for the method.
-    Auto,
-    /// Universal Chinese Chess Protocol.
-    Ucci,
-    /// UCI with Xiangqi FEN and moves.
-    Uci,
-    /// The Gomocup (Piskvork) protocol.
-    Piskvork,
-}
-
-/// How to start one engine and configure it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// How to start one engine and configure it. Its `Debug` form is part of the settings text
+/// (and fingerprint) every match record carries: see the `impl Debug`.
+#[derive(Clone, PartialEq, Eq)]
 pub struct EngineSpec {
     /// Name used in tables, records and logs.
     pub name: String,
@@ -30,12 +19,44 @@ pub struct EngineSpec {
     pub args: Vec<String>,
     /// Working directory of the process.
     pub dir: Option<PathBuf>,
-    /// Protocol to speak.
-    pub protocol: ProtocolChoice,
-    /// True for UCI engines that number Xiangqi ranks 1-10 (Fairy-Stockfish).
+    /// Protocol to speak (`proto=`); `None` for `auto`: Piskvork for Gomoku, detected for
+    /// Xiangqi (see [`super::player::xiangqi`]).
+    pub protocol: Option<Protocol>,
+    /// True for UCI engines that number Xiangqi ranks 1-10 (Fairy-Stockfish); a setting of
+    /// the UCI driver, ignored by the other protocols.
     pub ranks_one_based: bool,
     /// Engine options set after the handshake, in order.
     pub options: Vec<(String, String)>,
+}
+
+/// The derived form, except that `protocol` reads `Auto`, `Ucci`, `Uci` or `Piskvork`
+/// (not `None` or `Some(..)`): the settings text and the fingerprint of match records stay
+/// what earlier builds wrote, so their shards still merge.
+impl fmt::Debug for EngineSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let EngineSpec {
+            name,
+            command,
+            args,
+            dir,
+            protocol,
+            ranks_one_based,
+            options,
+        } = self;
+        let protocol = match protocol {
+            Some(protocol) => format!("{protocol:?}"),
+            None => "Auto".to_string(),
+        };
+        f.debug_struct("EngineSpec")
+            .field("name", name)
+            .field("command", command)
+            .field("args", args)
+            .field("dir", dir)
+            .field("protocol", &format_args!("{protocol}"))
+            .field("ranks_one_based", ranks_one_based)
+            .field("options", options)
+            .finish()
+    }
 }
 
 /// Which game is played.
@@ -317,10 +338,10 @@ fn apply_engine_setting(spec: &mut EngineSpec, token: &str) -> Result<(), ArgErr
         "dir" => spec.dir = Some(PathBuf::from(value)),
         "proto" => {
             spec.protocol = match value {
-                "auto" => ProtocolChoice::Auto,
-                "ucci" => ProtocolChoice::Ucci,
-                "uci" => ProtocolChoice::Uci,
-                "piskvork" => ProtocolChoice::Piskvork,
+                "auto" => None,
+                "ucci" => Some(Protocol::Ucci),
+                "uci" => Some(Protocol::Uci),
+                "piskvork" => Some(Protocol::Piskvork),
                 _ => {
                     return error(format!(
                         "--engine: proto must be ucci, uci, piskvork or auto, not '{value}'"
@@ -351,7 +372,7 @@ fn blank_engine() -> EngineSpec {
         command: String::new(),
         args: Vec::new(),
         dir: None,
-        protocol: ProtocolChoice::Auto,
+        protocol: None,
         ranks_one_based: false,
         options: Vec::new(),
     }
@@ -591,7 +612,7 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, ArgError> {
             }
             if engines
                 .iter()
-                .any(|e| e.protocol == ProtocolChoice::Piskvork)
+                .any(|e| e.protocol == Some(Protocol::Piskvork))
             {
                 return error("Xiangqi engines speak ucci or uci, not piskvork");
             }
@@ -613,7 +634,7 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, ArgError> {
             }
             if engines
                 .iter()
-                .any(|e| !matches!(e.protocol, ProtocolChoice::Piskvork | ProtocolChoice::Auto))
+                .any(|e| !matches!(e.protocol, Some(Protocol::Piskvork) | None))
             {
                 return error("Gomoku engines speak piskvork");
             }
@@ -699,7 +720,7 @@ mod tests {
         let a = &config.engines[0];
         assert_eq!(a.name, "a");
         assert_eq!(a.args, ["-x", "y"]);
-        assert_eq!(a.protocol, ProtocolChoice::Uci);
+        assert_eq!(a.protocol, Some(Protocol::Uci));
         assert!(a.ranks_one_based);
         assert_eq!(a.options, [("Hash".to_string(), "16".to_string())]);
         assert_eq!(config.engines[1].name, "engine2");
@@ -768,8 +789,8 @@ mod tests {
              --depth 3 --nocapture 100 --maxplies 200 --gauntlet --repeat 1 --random-openings",
         ))
         .unwrap();
-        assert_eq!(config.engines[0].protocol, ProtocolChoice::Ucci);
-        assert_eq!(config.engines[1].protocol, ProtocolChoice::Uci);
+        assert_eq!(config.engines[0].protocol, Some(Protocol::Ucci));
+        assert_eq!(config.engines[1].protocol, Some(Protocol::Uci));
         assert_eq!(
             config.engines[1].options,
             [("Threads".to_string(), "1".to_string())]

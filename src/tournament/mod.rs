@@ -1,5 +1,15 @@
 //! `qilin match`: runs engine-versus-engine matches between any engines that speak UCCI, UCI
 //! or Piskvork, adjudicated by Qilin's own referees.
+//!
+//! A game's way through the modules: [`args`] parses the command line into a
+//! [`args::MatchConfig`]; [`run`] schedules the games and gives them to worker threads, each
+//! keeping a [`player::Player`] per engine (started, or restarted after a failure); [`game`]
+//! plays one game, asking the [`referee`] for the position and the result and the players
+//! for moves under the [`clock`]; a player passes each request to its protocol driver
+//! ([`player::xiangqi`] for UCI and UCCI, [`player::piskvork`] for Piskvork, behind the
+//! [`player::EngineDriver`] trait), which talks to the engine's [`process`]. The finished game
+//! goes back to [`run`], which writes its [`record`], adds it to the [`report`] and [`stats`]
+//! and decides whether to go on.
 
 pub mod args;
 pub mod clock;
@@ -16,6 +26,7 @@ pub mod rng;
 pub mod run;
 pub mod settings;
 pub mod stats;
+pub mod test_engine;
 
 /// Entry point of `qilin match`: `args` are the words after `match`. Returns the exit status:
 /// 0 after a match, 2 for bad arguments or unusable files.
@@ -43,4 +54,3 @@ pub fn main(args: &[String]) -> i32 {
         }
     }
 }
-pub mod test_engine;

@@ -285,7 +285,7 @@ impl GameRecord {
         }
     }
 
-    /// A Gomoku game as one SGF game tree (FF[4], GM[4]; Gomoku's SGF conventions): root
+    /// A Gomoku game as one SGF game tree (`FF[4]`, `GM[4]`; Gomoku's SGF conventions): root
     /// properties `GM[4]FF[4]CA[UTF-8]AP[...]`, `SZ[15]` (or `SZ[W:H]` for a rectangle),
     /// `RU` (the rule's name), `EV`, `RO` (`round.game`), `DT`, `PB`, `PW`, `RE` (`B+`, `W+`, or
     /// `0` for a draw) and `GC` (rule, reason and detail, opening), then one node per stone,

@@ -15,13 +15,14 @@ use crossbeam_channel::{Receiver, Sender, unbounded};
 use super::args::{EngineSpec, MatchConfig, TimeControl};
 use super::game::{GameEnd, GameResult, GameRules, PlayedGame, play_game};
 use super::openings::{Opening, builtin_openings, load_openings, opening_order};
-use super::player::{EngineFailure, MatchSetup, Player, Protocol};
+use super::player::{EngineFailure, MatchSetup, Player};
 use super::process::ProtocolLog;
 use super::record::{GameRecord, RecordStamp};
 use super::referee::new_referee;
 use super::report::{Model, PairStats, final_table, progress_line};
 use super::settings::{MatchSettings, shard_of_games};
 use super::stats::SprtDecision;
+use crate::protocol::Protocol;
 
 /// One scheduled game.
 #[derive(Clone, Debug)]

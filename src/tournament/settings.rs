@@ -223,6 +223,28 @@ mod tests {
     }
 
     #[test]
+    fn engine_lines_keep_their_form() {
+        let words: Vec<String> = "--engine name=a cmd=x --engine name=b cmd=y proto=uci ranks=1 \
+             option.Hash=16 --movetime 10"
+            .split_whitespace()
+            .map(String::from)
+            .collect();
+        let config = parse_args(&words).unwrap();
+        let openings = builtin_openings(config.game).unwrap();
+        let text = MatchSettings::of(&config, &openings, 2, Model::Pentanomial).text();
+        let engines: Vec<&str> = text.lines().filter(|l| l.starts_with("engine.")).collect();
+        assert_eq!(
+            engines,
+            [
+                "engine.0=EngineSpec { name: \"a\", command: \"x\", args: [], dir: None, \
+                 protocol: Auto, ranks_one_based: false, options: [] }",
+                "engine.1=EngineSpec { name: \"b\", command: \"y\", args: [], dir: None, \
+                 protocol: Uci, ranks_one_based: true, options: [(\"Hash\", \"16\")] }",
+            ]
+        );
+    }
+
+    #[test]
     fn shards_deal_out_whole_pairs() {
         // Two engine pairs, five games each: pairs (0,0-1) (0,2-3) (0,4) (1,0-1) ...
         let games: Vec<(usize, usize)> = (0..2)
