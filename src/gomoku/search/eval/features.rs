@@ -49,36 +49,29 @@ pub fn count(kind: usize, column: usize) -> usize {
     COUNT_BASE + kind * COUNT_COLUMNS + column
 }
 
+/// Writes `table` row-major into `w` from index `base`.
+const fn lay_out<const R: usize, const C: usize>(
+    w: &mut [i32; FEATURES],
+    base: usize,
+    table: &[[i32; C]; R],
+) {
+    let mut row = 0;
+    while row < R {
+        let mut column = 0;
+        while column < C {
+            w[base + row * C + column] = table[row][column];
+            column += 1;
+        }
+        row += 1;
+    }
+}
+
 /// Every weight in feature order.
 pub static WEIGHTS: [i32; FEATURES] = {
     let mut w = [0; FEATURES];
-    let mut ours = 0;
-    while ours < CLASSES {
-        let mut theirs = 0;
-        while theirs < CLASSES {
-            w[CELL_BASE + ours * CLASSES + theirs] = CELL[ours][theirs];
-            theirs += 1;
-        }
-        ours += 1;
-    }
-    let mut ours = 0;
-    while ours < LINE_CODES {
-        let mut theirs = 0;
-        while theirs < LINE_CODES {
-            w[LINE_BASE + ours * LINE_CODES + theirs] = LINE[ours][theirs];
-            theirs += 1;
-        }
-        ours += 1;
-    }
-    let mut kind = 0;
-    while kind < 4 {
-        let mut column = 0;
-        while column < COUNT_COLUMNS {
-            w[COUNT_BASE + kind * COUNT_COLUMNS + column] = COUNTS[kind][column];
-            column += 1;
-        }
-        kind += 1;
-    }
+    lay_out(&mut w, CELL_BASE, &CELL);
+    lay_out(&mut w, LINE_BASE, &LINE);
+    lay_out(&mut w, COUNT_BASE, &COUNTS);
     w[TEMPO_INDEX] = TEMPO;
     w
 };
