@@ -1,13 +1,16 @@
 //! Attack sets as bitboards for any occupancy: what a piece on a square attacks, and which
 //! pieces of a colour attack a square. Slower than the move generator's line tables; meant for
-//! the rules (chase detection) and static exchange, not for the inner loop of perft.
+//! the rules (chase detection) and static exchange, not for the inner loop of perft. The
+//! table-driven attack maps the evaluation builds a node are in `attacks/maps.rs`.
+
+pub(crate) mod maps;
 
 use super::position::{Bitboard, Position, bit};
 use super::tables::{
-    ADVISOR_MOVES, DIAG_NEIGHBOURS, ELEPHANT_MOVES, FILE_MASKS, FILE_SLIDES, HORSE_ATTACKERS,
-    HORSE_MOVES, KING_MOVES, Leaps, NONE, ORTHO_NEIGHBOURS, PAWN_MOVES, RANK_MASKS, RANK_SLIDES,
+    ADVISOR_MOVES, DIAG_NEIGHBOURS, ELEPHANT_MOVES, FILE_MASKS, FILE_SLIDES, HORSE_MOVES,
+    KING_MOVES, Leaps, NONE, ORTHO_NEIGHBOURS, PAWN_MOVES, RANK_MASKS, RANK_SLIDES,
 };
-use super::types::{Color, FILES, Piece, PieceKind, RANKS, SQUARES, Square};
+use super::types::{Color, FILES, Piece, PieceKind, RANKS, Square};
 
 /// Iterates over the squares of a bitboard, lowest first.
 pub fn squares(mut bb: Bitboard) -> impl Iterator<Item = Square> {
@@ -142,74 +145,6 @@ pub fn attackers_to(pos: &Position, target: Square, occ: Bitboard, color: Color)
         }
     }
     attackers
-}
-
-// Leap tables of the evaluation's attack maps: every leap as a bitboard, built at compile
-// time.
-
-/// Each square's leap targets as one bitboard, blocks ignored: what a soldier, advisor or
-/// king on it attacks.
-pub(crate) const fn leap_union(table: &[Leaps; SQUARES]) -> [Bitboard; SQUARES] {
-    let mut out = [0; SQUARES];
-    let mut s = 0;
-    while s < SQUARES {
-        let mut i = 0;
-        while i < table[s].len as usize {
-            out[s] |= 1u128 << table[s].to[i].0;
-            i += 1;
-        }
-        s += 1;
-    }
-    out
-}
-
-/// Each leap's target as a bitboard, `[square][leap]` in the order of the `Leaps` table: for
-/// horses and elephants, whose leaps can be blocked.
-pub(crate) const fn leap_bits(table: &[Leaps; SQUARES]) -> [[Bitboard; 8]; SQUARES] {
-    let mut out = [[0; 8]; SQUARES];
-    let mut s = 0;
-    while s < SQUARES {
-        let mut i = 0;
-        while i < table[s].len as usize {
-            out[s][i] = 1u128 << table[s].to[i].0;
-            i += 1;
-        }
-        s += 1;
-    }
-    out
-}
-
-/// What a soldier of each colour attacks from each square.
-pub(crate) static PAWN_ATTACKS: [[Bitboard; SQUARES]; 2] =
-    [leap_union(&PAWN_MOVES[0]), leap_union(&PAWN_MOVES[1])];
-/// What an advisor of each colour attacks from each square.
-pub(crate) static ADVISOR_ATTACKS: [[Bitboard; SQUARES]; 2] =
-    [leap_union(&ADVISOR_MOVES[0]), leap_union(&ADVISOR_MOVES[1])];
-/// What a king of each colour attacks from each square.
-pub(crate) static KING_ATTACKS: [[Bitboard; SQUARES]; 2] =
-    [leap_union(&KING_MOVES[0]), leap_union(&KING_MOVES[1])];
-/// A horse's leap targets from each square, one bitboard a leap (blocks not applied).
-pub(crate) static HORSE_BITS: [[Bitboard; 8]; SQUARES] = leap_bits(&HORSE_MOVES);
-/// The squares a horse attacks each square from, one bitboard a leap.
-pub(crate) static HORSE_ATTACKER_BITS: [[Bitboard; 8]; SQUARES] = leap_bits(&HORSE_ATTACKERS);
-/// An elephant's leap targets from each square, one bitboard a leap.
-pub(crate) static ELEPHANT_BITS: [[[Bitboard; 8]; SQUARES]; 2] =
-    [leap_bits(&ELEPHANT_MOVES[0]), leap_bits(&ELEPHANT_MOVES[1])];
-
-/// The targets of the leaps in `leaps` whose blocking square is empty (`bits`: each leap's
-/// target as a bitboard, from [`leap_bits`]).
-#[inline]
-pub(crate) fn unblocked_leaps(pos: &Position, leaps: &Leaps, bits: &[Bitboard; 8]) -> Bitboard {
-    let mut bb = 0;
-    for (i, &(_, block)) in leaps.to[..leaps.len as usize].iter().enumerate() {
-        if pos
-            .piece_at(Square::from_index_unchecked(block as usize))
-            .is_empty()
-        {
-            bb |= bits[i];
-        }
-    }
-    bb
 }
 
 #[cfg(test)]

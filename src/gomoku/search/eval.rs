@@ -3,10 +3,16 @@
 //! line for the pair of both sides' patterns on it (all from the side to move's view: it
 //! plays first), then values for how many three and four points each side has, and a tempo
 //! bonus. Integers only.
+//!
+//! One walk, [`evaluation_terms`], names every term by its feature index ([`features`]) to a
+//! [`Sink`]: the search's sink here adds the weights, the tuner's ([`super::trace`]) counts the
+//! features, so the evaluation is exactly the tuner's counts times [`features::WEIGHTS`].
+
+pub mod features;
 
 use super::pos::Pos;
-use super::weights::{CELL, COUNTS, LINE, TEMPO};
 use crate::gomoku::{Board, Cell, Color, Threat};
+use features::WEIGHTS;
 
 /// A pattern word with no pattern in any direction (a renju-forbidden cell's).
 pub const NO_PATTERNS: u16 = 0xFFFF;
@@ -66,22 +72,18 @@ fn count_cells(board: &Board, us: Color) -> [(usize, usize); 4] {
 /// Largest magnitude of an evaluation (well inside the mate bound and the table's i16).
 pub const EVAL_LIMIT: i32 = 20_000;
 
-/// Receives the terms of one evaluation, from the side to move's view: the search's sink sums
-/// weights ([`evaluate`]), the tuner's counts how often each weight enters
-/// ([`super::trace::trace`]). Both walk the position through [`evaluation_terms`], so the two
-/// cannot drift apart.
+/// Receives the terms of one evaluation, from the side to move's view, each as the index of
+/// its feature (see [`features`]): the search's sink sums the features' weights
+/// ([`evaluate`]), the tuner's counts how often each feature enters
+/// ([`super::trace::trace`]). Both walk the position through [`evaluation_terms`], and only
+/// [`features`] maps a term to its weight, so the two cannot drift apart.
 pub trait Sink {
-    /// A candidate cell with the side to move's class `ours` and the opponent's `theirs`.
-    fn cell(&mut self, ours: Threat, theirs: Threat);
-    /// One line through a candidate cell: both sides' pattern codes on it (15: none).
-    fn line(&mut self, ours: usize, theirs: usize);
-    /// Row `kind` of the `COUNTS` table at column `column`.
-    fn count(&mut self, kind: usize, column: usize);
-    /// The side to move's tempo bonus, once.
-    fn tempo(&mut self);
+    /// One occurrence of feature `index` (below [`features::FEATURES`]).
+    fn feature(&mut self, index: usize);
 }
 
-/// Calls `sink` once for every term of the evaluation of `pos`.
+/// Calls `sink` once for every term of the evaluation of `pos`: each candidate cell's class
+/// pair and the pattern pairs of its four lines, the point counts, the tempo.
 #[inline(always)]
 pub fn evaluation_terms<S: Sink>(pos: &Pos, sink: &mut S) {
     let us = pos.us();
@@ -90,20 +92,20 @@ pub fn evaluation_terms<S: Sink>(pos: &Pos, sink: &mut S) {
     pos.for_each_candidate(|c| {
         let ours = board.threat(c, us);
         let theirs = board.threat(c, them);
-        sink.cell(ours, theirs);
+        sink.feature(features::cell(ours, theirs));
         let wo = line_word(board, c, us, ours);
         let wt = line_word(board, c, them, theirs);
         for d in 0..4 {
-            sink.line(
+            sink.feature(features::line(
                 ((wo >> (4 * d)) & 15) as usize,
                 ((wt >> (4 * d)) & 15) as usize,
-            );
+            ));
         }
     });
     for (kind, column) in count_cells(board, us) {
-        sink.count(kind, column);
+        sink.feature(features::count(kind, column));
     }
-    sink.tempo();
+    sink.feature(features::TEMPO_INDEX);
 }
 
 /// The search's sink: the sum of the weights.
@@ -111,23 +113,8 @@ struct Sum(i32);
 
 impl Sink for Sum {
     #[inline(always)]
-    fn cell(&mut self, ours: Threat, theirs: Threat) {
-        self.0 += CELL[ours as usize][theirs as usize];
-    }
-
-    #[inline(always)]
-    fn line(&mut self, ours: usize, theirs: usize) {
-        self.0 += LINE[ours][theirs];
-    }
-
-    #[inline(always)]
-    fn count(&mut self, kind: usize, column: usize) {
-        self.0 += COUNTS[kind][column];
-    }
-
-    #[inline(always)]
-    fn tempo(&mut self) {
-        self.0 += TEMPO;
+    fn feature(&mut self, index: usize) {
+        self.0 += WEIGHTS[index];
     }
 }
 

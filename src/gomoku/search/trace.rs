@@ -1,105 +1,34 @@
 //! The evaluation as counts times weights, for tuning: [`trace`] counts, for one position,
-//! how often each weight of [`super::weights`] enters [`super::eval::evaluate`], so that the
-//! evaluation (before its clamp) is the dot product of the counts with [`weight_vector`].
-//! Both read the position through one walk ([`super::eval::evaluation_terms`]); a test
-//! checks the dot product against the evaluation.
+//! how often each feature of [`super::eval::features`] enters [`super::eval::evaluate`], so
+//! that the evaluation (before its clamp) is the dot product of the counts with
+//! [`weight_vector`]. The counts come from the evaluation's own walk
+//! ([`super::eval::evaluation_terms`]) and the weights from its own feature list; a test
+//! checks the dot product against the evaluation. The feature layout is re-exported here for
+//! the tuner (`examples/gomoku_tune.rs`).
 
 use super::eval::{Sink, evaluation_terms};
 use super::pos::Pos;
-use super::weights::{CELL, COUNTS, LINE, TEMPO};
-use crate::gomoku::{Pattern, Threat};
 
-/// Features: the class pairs (the side to move's, the opponent's) of the candidate cells,
-/// the pattern pairs of their lines, the three and four point counts, and the tempo.
-pub const FEATURES: usize = LINE_BASE + LINE_CODES * LINE_CODES + COUNT_FEATURES + 1;
-/// Number of threat classes.
-pub const CLASSES: usize = 14;
-/// Number of pattern codes in `LINE` (the patterns and 15 for none).
-pub const LINE_CODES: usize = 16;
-/// Number of `COUNTS` entries.
-pub const COUNT_FEATURES: usize = 24;
-/// First index of the `CELL` features (row-major: ours * 14 + theirs).
-pub const CELL_BASE: usize = 0;
-/// First index of the `LINE` features (row-major: ours * 16 + theirs).
-pub const LINE_BASE: usize = CLASSES * CLASSES;
-/// First index of the `COUNTS` features (row-major: kind * 6 + count).
-pub const COUNT_BASE: usize = LINE_BASE + LINE_CODES * LINE_CODES;
-/// Index of the `TEMPO` feature.
-pub const TEMPO_INDEX: usize = FEATURES - 1;
+pub use super::eval::features::{
+    CELL_BASE, CLASSES, COUNT_BASE, COUNT_FEATURES, FEATURES, LINE_BASE, LINE_CODES, TEMPO_INDEX,
+    WEIGHTS, feature_name,
+};
 
-/// The weights in feature order.
+/// The weights in feature order (a copy of [`WEIGHTS`]).
 pub fn weight_vector() -> [i32; FEATURES] {
-    let mut w = [0; FEATURES];
-    for (ours, row) in CELL.iter().enumerate() {
-        let start = CELL_BASE + ours * CLASSES;
-        w[start..start + CLASSES].copy_from_slice(row);
-    }
-    for (ours, row) in LINE.iter().enumerate() {
-        let start = LINE_BASE + ours * LINE_CODES;
-        w[start..start + LINE_CODES].copy_from_slice(row);
-    }
-    for (kind, row) in COUNTS.iter().enumerate() {
-        let start = COUNT_BASE + kind * 6;
-        w[start..start + 6].copy_from_slice(row);
-    }
-    w[TEMPO_INDEX] = TEMPO;
-    w
-}
-
-fn pattern_name(code: usize) -> String {
-    if code < 15 {
-        format!("{:?}", Pattern::from_u8(code as u8))
-    } else {
-        "none".to_string()
-    }
-}
-
-/// Names of the features, for the tuner's report.
-pub fn feature_name(index: usize) -> String {
-    if index < LINE_BASE {
-        let i = index - CELL_BASE;
-        format!(
-            "CELL[{:?}][{:?}]",
-            Threat::from_u8((i / CLASSES) as u8),
-            Threat::from_u8((i % CLASSES) as u8)
-        )
-    } else if index < COUNT_BASE {
-        let i = index - LINE_BASE;
-        format!(
-            "LINE[{}][{}]",
-            pattern_name(i / LINE_CODES),
-            pattern_name(i % LINE_CODES)
-        )
-    } else if index < TEMPO_INDEX {
-        let i = index - COUNT_BASE;
-        format!("COUNTS[{}][{}]", i / 6, i % 6)
-    } else {
-        "TEMPO".to_string()
-    }
+    WEIGHTS
 }
 
 /// The tuner's sink: how often each feature enters.
 struct Recorder([i32; FEATURES]);
 
 impl Sink for Recorder {
-    fn cell(&mut self, ours: Threat, theirs: Threat) {
-        self.0[CELL_BASE + ours as usize * CLASSES + theirs as usize] += 1;
-    }
-
-    fn line(&mut self, ours: usize, theirs: usize) {
-        self.0[LINE_BASE + ours * LINE_CODES + theirs] += 1;
-    }
-
-    fn count(&mut self, kind: usize, column: usize) {
-        self.0[COUNT_BASE + kind * 6 + column] += 1;
-    }
-
-    fn tempo(&mut self) {
-        self.0[TEMPO_INDEX] += 1;
+    fn feature(&mut self, index: usize) {
+        self.0[index] += 1;
     }
 }
 
-/// How often each weight enters the evaluation of `pos` (side to move's view).
+/// How often each feature enters the evaluation of `pos` (side to move's view).
 pub fn trace(pos: &Pos) -> [i32; FEATURES] {
     let mut recorder = Recorder([0; FEATURES]);
     evaluation_terms(pos, &mut recorder);
@@ -145,8 +74,5 @@ mod tests {
             }
         }
         assert_eq!(checked, 120);
-        assert_eq!(feature_name(TEMPO_INDEX), "TEMPO");
-        assert_eq!(feature_name(0), "CELL[None][None]");
-        assert_eq!(feature_name(LINE_BASE + 15), "LINE[Dead][none]");
     }
 }

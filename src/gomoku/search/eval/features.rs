@@ -1,0 +1,139 @@
+//! The evaluation's features, one index each in a flat list: a class pair of a candidate
+//! cell (`CELL`), a pattern pair of a line through it (`LINE`), a row and column of the three
+//! and four point counts (`COUNTS`), and the tempo. The evaluation walk names each term by
+//! its feature index ([`cell()`], [`line()`], [`count()`], [`TEMPO_INDEX`]); the search adds the
+//! feature's weight from [`WEIGHTS`] (the tables of [`super::super::weights`] laid out in this
+//! order), the tuner counts it. This file is the only place that knows the layout.
+
+use super::super::weights::{CELL, COUNTS, LINE, TEMPO};
+use crate::gomoku::{Pattern, Threat};
+
+/// Number of threat classes (`CELL`'s rows and columns).
+pub const CLASSES: usize = 14;
+/// Number of pattern codes in `LINE` (the patterns and 15 for none).
+pub const LINE_CODES: usize = 16;
+/// Number of `COUNTS` columns: a count of 0 to 5 (capped).
+pub const COUNT_COLUMNS: usize = 6;
+/// Number of `COUNTS` entries.
+pub const COUNT_FEATURES: usize = 4 * COUNT_COLUMNS;
+/// First index of the `CELL` features (row-major: ours * 14 + theirs).
+pub const CELL_BASE: usize = 0;
+/// First index of the `LINE` features (row-major: ours * 16 + theirs).
+pub const LINE_BASE: usize = CELL_BASE + CLASSES * CLASSES;
+/// First index of the `COUNTS` features (row-major: kind * 6 + count).
+pub const COUNT_BASE: usize = LINE_BASE + LINE_CODES * LINE_CODES;
+/// Index of the `TEMPO` feature.
+pub const TEMPO_INDEX: usize = COUNT_BASE + COUNT_FEATURES;
+/// Features: the class pairs (the side to move's, the opponent's) of the candidate cells,
+/// the pattern pairs of their lines, the three and four point counts, and the tempo.
+pub const FEATURES: usize = TEMPO_INDEX + 1;
+
+/// The feature of a candidate cell where the side to move has class `ours` and the opponent
+/// `theirs`.
+#[inline(always)]
+pub fn cell(ours: Threat, theirs: Threat) -> usize {
+    CELL_BASE + ours as usize * CLASSES + theirs as usize
+}
+
+/// The feature of a line through a candidate cell with the side to move's pattern code `ours`
+/// and the opponent's `theirs` (each below [`LINE_CODES`]).
+#[inline(always)]
+pub fn line(ours: usize, theirs: usize) -> usize {
+    LINE_BASE + ours * LINE_CODES + theirs
+}
+
+/// The feature of row `kind` of the `COUNTS` table at column `column` (below
+/// [`COUNT_COLUMNS`]).
+#[inline(always)]
+pub fn count(kind: usize, column: usize) -> usize {
+    COUNT_BASE + kind * COUNT_COLUMNS + column
+}
+
+/// Writes `table` row-major into `w` from index `base`.
+const fn lay_out<const R: usize, const C: usize>(
+    w: &mut [i32; FEATURES],
+    base: usize,
+    table: &[[i32; C]; R],
+) {
+    let mut row = 0;
+    while row < R {
+        let mut column = 0;
+        while column < C {
+            w[base + row * C + column] = table[row][column];
+            column += 1;
+        }
+        row += 1;
+    }
+}
+
+/// Every weight in feature order.
+pub static WEIGHTS: [i32; FEATURES] = {
+    let mut w = [0; FEATURES];
+    lay_out(&mut w, CELL_BASE, &CELL);
+    lay_out(&mut w, LINE_BASE, &LINE);
+    lay_out(&mut w, COUNT_BASE, &COUNTS);
+    w[TEMPO_INDEX] = TEMPO;
+    w
+};
+
+fn pattern_name(code: usize) -> String {
+    if code < 15 {
+        format!("{:?}", Pattern::from_u8(code as u8))
+    } else {
+        "none".to_string()
+    }
+}
+
+/// The name of feature `index`, as the weight tables spell it, for the tuner's report.
+pub fn feature_name(index: usize) -> String {
+    if index < LINE_BASE {
+        let i = index - CELL_BASE;
+        format!(
+            "CELL[{:?}][{:?}]",
+            Threat::from_u8((i / CLASSES) as u8),
+            Threat::from_u8((i % CLASSES) as u8)
+        )
+    } else if index < COUNT_BASE {
+        let i = index - LINE_BASE;
+        format!(
+            "LINE[{}][{}]",
+            pattern_name(i / LINE_CODES),
+            pattern_name(i % LINE_CODES)
+        )
+    } else if index < TEMPO_INDEX {
+        let i = index - COUNT_BASE;
+        format!("COUNTS[{}][{}]", i / COUNT_COLUMNS, i % COUNT_COLUMNS)
+    } else {
+        "TEMPO".to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_follow_the_tables() {
+        for ours in 0..CLASSES as u8 {
+            for theirs in 0..CLASSES as u8 {
+                let (o, t) = (Threat::from_u8(ours), Threat::from_u8(theirs));
+                assert_eq!(WEIGHTS[cell(o, t)], CELL[ours as usize][theirs as usize]);
+            }
+        }
+        for ours in 0..LINE_CODES {
+            for theirs in 0..LINE_CODES {
+                assert_eq!(WEIGHTS[line(ours, theirs)], LINE[ours][theirs]);
+            }
+        }
+        for kind in 0..4 {
+            for column in 0..COUNT_COLUMNS {
+                assert_eq!(WEIGHTS[count(kind, column)], COUNTS[kind][column]);
+            }
+        }
+        assert_eq!(WEIGHTS[TEMPO_INDEX], TEMPO);
+        assert_eq!(feature_name(TEMPO_INDEX), "TEMPO");
+        assert_eq!(feature_name(0), "CELL[None][None]");
+        assert_eq!(feature_name(LINE_BASE + 15), "LINE[Dead][none]");
+        assert_eq!(feature_name(count(3, 5)), "COUNTS[3][5]");
+    }
+}
