@@ -12,9 +12,9 @@ use super::{Heuristics, Shared, UNITS_PER_CP};
 use crate::engine::deepening::{
     Aspiration, LastCompleted, Stability, TimeScale, Window, thread_depth,
 };
+use crate::engine::node::{NodeBest, PvTable, node_bound, pvs_later_move, tt_cutoff};
 use crate::engine::score::{
-    INFINITE, MATE_BOUND, MAX_PLY, RootMove, mate_in, mated_in, report_score, score_from_tt,
-    score_to_tt,
+    INFINITE, MATE_BOUND, MAX_PLY, RootMove, mate_in, mated_in, report_score, score_to_tt,
 };
 use crate::engine::smp::NodeCounter;
 use crate::engine::tt::{TtBound, TtData};
@@ -63,8 +63,7 @@ pub(crate) struct Worker<'a> {
     h: &'a mut Heuristics,
     id: usize,
     seldepth: usize,
-    pv: Vec<[Option<Cell>; MAX_PLY + 1]>,
-    pv_len: [usize; MAX_PLY + 1],
+    pv: PvTable<Cell>,
     root_moves: Vec<RootMove<Cell>>,
     cache: FailCache,
 }
@@ -84,19 +83,10 @@ impl<'a> Worker<'a> {
             h,
             id,
             seldepth: 0,
-            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
-            pv_len: [0; MAX_PLY + 1],
+            pv: PvTable::new(),
             root_moves,
             cache: FailCache::new(),
         }
-    }
-
-    fn update_pv(&mut self, ply: usize, mv: Cell) {
-        self.pv[ply][0] = Some(mv);
-        let n = self.pv_len[ply + 1].min(MAX_PLY - 1);
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        head[ply][1..=n].copy_from_slice(&tail[0][..n]);
-        self.pv_len[ply] = n + 1;
     }
 
     /// Iterative deepening; `report` is given to the main thread only.
@@ -198,7 +188,7 @@ impl<'a> Worker<'a> {
 
     fn search_root(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
         let mut best = -INFINITE;
-        self.pv_len[0] = 0;
+        self.pv.clear(0);
         let us = self.pos.us();
         for i in 0..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
@@ -207,7 +197,7 @@ impl<'a> Worker<'a> {
             }
             let tactical = is_tactical(&self.pos, mv, us);
             self.pos.play(mv);
-            let mut v;
+            let v;
             if i == 0 {
                 v = -self.search(-beta, -alpha, depth - 1, 1, false);
             } else {
@@ -215,26 +205,22 @@ impl<'a> Worker<'a> {
                 if depth >= 3 && !tactical && i >= 3 {
                     r = (lmr(depth, i) - 1).clamp(0, depth - 2);
                 }
-                v = -self.search(-alpha - 1, -alpha, depth - 1 - r, 1, true);
-                if v > alpha && r > 0 {
-                    v = -self.search(-alpha - 1, -alpha, depth - 1, 1, true);
-                }
-                if v > alpha && v < beta {
-                    v = -self.search(-beta, -alpha, depth - 1, 1, false);
-                }
+                v = pvs_later_move(
+                    |a, b, d, cut| self.search(a, b, d, 1, cut),
+                    alpha,
+                    beta,
+                    depth - 1,
+                    r,
+                    true,
+                    true,
+                );
             }
             self.pos.undo();
             if self.ctr.stopped {
                 break;
             }
             if i == 0 || v > alpha {
-                let n = self.pv_len[1];
-                let rm = &mut self.root_moves[i];
-                rm.score = v;
-                rm.seldepth = self.seldepth as u32;
-                rm.pv.clear();
-                rm.pv.push(mv);
-                rm.pv.extend(self.pv[1][..n].iter().flatten());
+                self.root_moves[i].record(v, self.pv.line(1), self.seldepth as u32);
                 if v > best {
                     best = v;
                 }
@@ -260,14 +246,13 @@ impl<'a> Worker<'a> {
             return self.qsearch(alpha, beta, ply, 0);
         }
         let pv_node = beta - alpha > 1;
-        self.pv_len[ply] = 0;
+        self.pv.clear(ply);
         if self.ctr.tick() {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
         if let Some((plies, c)) = static_win(&mut self.pos) {
-            self.pv[ply][0] = Some(c);
-            self.pv_len[ply] = 1;
+            self.pv.set_single(ply, c);
             return mate_in(ply + plies);
         }
         if ply >= MAX_PLY - 8 {
@@ -293,16 +278,9 @@ impl<'a> Worker<'a> {
         if let Some(t) = tt
             && !pv_node
             && t.depth as i32 >= depth
+            && let Some(v) = tt_cutoff(&t, alpha, beta, ply)
         {
-            let v = score_from_tt(t.score, ply);
-            let usable = match t.bound {
-                TtBound::Exact => true,
-                TtBound::Lower => v >= beta,
-                TtBound::Upper => v <= alpha,
-            };
-            if usable {
-                return v;
-            }
+            return v;
         }
         let eval = match tt {
             Some(t) => t.eval as i32,
@@ -343,14 +321,14 @@ impl<'a> Worker<'a> {
                 });
             }
         }
-        let killers = self.h.killers[ply];
+        let killers = self.h.killers.get(ply);
         for m in moves.iter_mut() {
             let c = m.0;
             m.1 = if Some(c) == tt_move {
                 1 << 30
             } else {
-                let mut s =
-                    order_value(&self.pos, c, us) * 16 + self.h.history[us.index()][c.index()] / 16;
+                let mut s = order_value(&self.pos, c, us) * 16
+                    + self.h.history.get(us.index(), c.index()) / 16;
                 if Some(c) == killers[0] {
                     s += 3000;
                 } else if Some(c) == killers[1] {
@@ -360,12 +338,9 @@ impl<'a> Worker<'a> {
             };
         }
         moves.sort_unstable_by_key(|m| (std::cmp::Reverse(m.1), m.0.index()));
-        if ply + 2 < self.h.killers.len() {
-            self.h.killers[ply + 2] = [None, None];
-        }
+        self.h.killers.reset(ply + 2);
 
-        let mut best = -INFINITE;
-        let mut best_move = None;
+        let mut node = NodeBest::new(-INFINITE, alpha);
         let mut moves_done = 0usize;
         let mut quiets: Vec<Cell> = Vec::with_capacity(32);
         let lmp_limit = 4 + 3 * (depth * depth) as usize;
@@ -376,7 +351,7 @@ impl<'a> Worker<'a> {
                 && !tactical
                 && depth <= 3
                 && moves_done >= lmp_limit
-                && best > -MATE_BOUND
+                && node.score > -MATE_BOUND
             {
                 continue;
             }
@@ -387,9 +362,9 @@ impl<'a> Worker<'a> {
             } else {
                 depth - 1
             };
-            let mut v;
+            let v;
             if moves_done == 1 {
-                v = -self.search(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut);
+                v = -self.search(-beta, -node.alpha, new_depth, ply + 1, !pv_node && !cut);
             } else {
                 let mut r = 0;
                 if depth >= 3 && !tactical && Some(mv) != killers[0] && Some(mv) != killers[1] {
@@ -400,16 +375,18 @@ impl<'a> Worker<'a> {
                     if cut {
                         r += 1;
                     }
-                    r -= self.h.history[us.index()][mv.index()] / 4000;
+                    r -= self.h.history.get(us.index(), mv.index()) / 4000;
                     r = r.clamp(0, new_depth - 1);
                 }
-                v = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
-                if v > alpha && r > 0 {
-                    v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut);
-                }
-                if pv_node && v > alpha && v < beta {
-                    v = -self.search(-beta, -alpha, new_depth, ply + 1, false);
-                }
+                v = pvs_later_move(
+                    |a, b, d, cut| self.search(a, b, d, ply + 1, cut),
+                    node.alpha,
+                    beta,
+                    new_depth,
+                    r,
+                    pv_node,
+                    !cut,
+                );
             }
             self.pos.undo();
             if self.ctr.stopped {
@@ -418,45 +395,29 @@ impl<'a> Worker<'a> {
             if !tactical && quiets.len() < 32 {
                 quiets.push(mv);
             }
-            if v > best {
-                best = v;
-                if v > alpha {
-                    best_move = Some(mv);
-                    if pv_node {
-                        self.update_pv(ply, mv);
-                    }
-                    if v >= beta {
-                        break;
-                    }
-                    alpha = v;
-                }
+            if node.take(v, mv, beta, pv_node.then_some(&mut self.pv), ply) {
+                break;
             }
         }
         if moves_done == 0 {
-            return alpha;
+            return node.alpha;
         }
+        let NodeBest {
+            score: best,
+            mv: best_move,
+            ..
+        } = node;
         if best >= beta
             && let Some(bm) = best_move
         {
             let bonus = (depth * depth * 16 + 32).min(2000);
-            let hist = &mut self.h.history[us.index()];
             for &q in &quiets {
-                let e = &mut hist[q.index()];
                 let delta = if q == bm { bonus } else { -bonus };
-                *e += delta - *e * delta.abs() / 16_384;
+                self.h.history.update(us.index(), q.index(), delta);
             }
-            if self.h.killers[ply][0] != Some(bm) {
-                self.h.killers[ply][1] = self.h.killers[ply][0];
-                self.h.killers[ply][0] = Some(bm);
-            }
+            self.h.killers.add(ply, bm);
         }
-        let bound = if best >= beta {
-            TtBound::Lower
-        } else if pv_node && best_move.is_some() {
-            TtBound::Exact
-        } else {
-            TtBound::Upper
-        };
+        let bound = node_bound(best, beta, pv_node && best_move.is_some());
         self.sh.tt.store(
             key,
             TtData {
@@ -472,14 +433,13 @@ impl<'a> Worker<'a> {
 
     /// The quiescence stage: static wins, forced blocks, a short VCF, else the evaluation.
     fn qsearch(&mut self, alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
-        self.pv_len[ply] = 0;
+        self.pv.clear(ply);
         if self.ctr.tick() {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
         if let Some((plies, c)) = static_win(&mut self.pos) {
-            self.pv[ply][0] = Some(c);
-            self.pv_len[ply] = 1;
+            self.pv.set_single(ply, c);
             return mate_in(ply + plies);
         }
         if ply >= MAX_PLY - 8 || self.pos.board.is_full() {
@@ -493,7 +453,7 @@ impl<'a> Worker<'a> {
                 let v = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
                 self.pos.undo();
                 if beta - alpha > 1 && !self.ctr.stopped {
-                    self.update_pv(ply, c);
+                    self.pv.update(ply, c);
                 }
                 return v;
             }

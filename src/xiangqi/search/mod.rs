@@ -15,7 +15,8 @@ mod tree;
 pub mod weights;
 
 use crate::engine::score::{self, RootMove};
-use crate::engine::smp::{SmpShared, lazy_smp};
+use crate::engine::searcher::SearchTables;
+use crate::engine::smp::{SmpShared, lazy_smp_search};
 use crate::engine::tt::{TranspositionTable, TtBound};
 use crate::engine::{Bound, Score, SearchControl, SearchInfo, SearchOutcome};
 use crate::xiangqi::movegen::MoveList;
@@ -83,9 +84,7 @@ pub(crate) struct Shared<'a> {
 
 /// The Xiangqi searcher: owns its transposition table and heuristic tables. `Send`.
 pub struct Searcher {
-    tt: TranspositionTable,
-    threads: usize,
-    heuristics: Vec<Box<Heuristics>>,
+    tables: SearchTables<Box<Heuristics>>,
     /// The evaluation network, `None` for the tuned evaluation (the default).
     network: Option<Arc<Network>>,
 }
@@ -98,11 +97,8 @@ pub(crate) fn report_score(v: i32) -> Score {
 impl Searcher {
     /// A searcher with a table of `hash_mb` megabytes and `threads` search threads.
     pub fn new(hash_mb: usize, threads: usize) -> Searcher {
-        let threads = threads.clamp(1, 256);
         Searcher {
-            tt: TranspositionTable::new(hash_mb),
-            threads,
-            heuristics: (0..threads).map(|_| Heuristics::new()).collect(),
+            tables: SearchTables::new(hash_mb, threads),
             network: None,
         }
     }
@@ -110,14 +106,12 @@ impl Searcher {
     /// Replaces the hash table with one of `mb` megabytes (its contents are lost). When the
     /// memory cannot be had, the old table stays and the error says so.
     pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), crate::engine::tt::TableAllocError> {
-        self.tt = TranspositionTable::try_new(mb)?;
-        Ok(())
+        self.tables.set_hash_mb(mb)
     }
 
     /// Sets the number of search threads (at least one).
     pub fn set_threads(&mut self, n: usize) {
-        self.threads = n.clamp(1, 256);
-        self.heuristics.resize_with(self.threads, Heuristics::new);
+        self.tables.set_threads(n);
     }
 
     /// Chooses the evaluation: `Some` network, or `None` for the tuned evaluation. The table
@@ -141,15 +135,12 @@ impl Searcher {
 
     /// Forgets everything learnt: for a new game or "Clear Hash".
     pub fn clear(&mut self) {
-        self.tt.clear();
-        for h in &mut self.heuristics {
-            h.clear();
-        }
+        self.tables.clear();
     }
 
     /// What the table holds for `pos`.
     pub fn probe(&self, pos: &Position) -> Option<HashProbe> {
-        let data = self.tt.probe(pos.key())?;
+        let data = self.tables.tt.probe(pos.key())?;
         let best = Move::from_bits(data.move_bits).filter(|&m| pos.is_legal(m));
         // Probed at the root (ply 0), so the stored mate distance needs no adjustment.
         let reported = report_score(data.score as i32);
@@ -196,13 +187,7 @@ impl Searcher {
             };
         }
 
-        self.tt.new_search();
-        if self.heuristics.len() != self.threads {
-            self.heuristics.resize_with(self.threads, Heuristics::new);
-        }
-        for h in &mut self.heuristics {
-            h.age();
-        }
+        self.tables.start_search();
         let seed = if params.randomness > 0 {
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -211,7 +196,7 @@ impl Searcher {
             0
         };
         let shared = Shared {
-            tt: &self.tt,
+            tt: &self.tables.tt,
             control,
             smp: SmpShared::new(),
             multipv: (params.multipv.max(1) as usize).min(allowed.len()),
@@ -222,10 +207,10 @@ impl Searcher {
         };
         let root_moves: Vec<RootMove<Move>> = allowed.iter().map(|&m| RootMove::new(m)).collect();
         let shared_ref = &shared;
-        let outcome = lazy_smp(
+        lazy_smp_search(
             &shared.smp,
             control,
-            &mut self.heuristics,
+            &mut self.tables.heuristics,
             |id, h| {
                 let mut worker = Worker::new(shared_ref, root.clone(), root_moves.clone(), h, id);
                 worker.iterate(None);
@@ -236,14 +221,24 @@ impl Searcher {
                 control.wait_for_release();
                 outcome
             },
-        );
-        let Some(outcome) = outcome else {
-            unreachable!("there is always at least one thread")
-        };
-        SearchOutcome {
-            nodes: shared.smp.nodes(),
-            ..outcome
-        }
+        )
+    }
+}
+
+/// The search thread drives the searcher through the engine layer's game-agnostic trait.
+impl crate::engine::Search for Searcher {
+    type Game = Game;
+    type Params = SearchParams;
+    type Move = Move;
+
+    fn run(
+        &mut self,
+        game: &Game,
+        params: &SearchParams,
+        control: &SearchControl,
+        report: &mut dyn FnMut(SearchInfo<Move>),
+    ) -> SearchOutcome<Move> {
+        self.search(game, params, control, report)
     }
 }
 

@@ -9,6 +9,7 @@ use super::{Shared, UNITS_PER_CP, info_line};
 use crate::engine::deepening::{
     Aspiration, LastCompleted, Stability, TimeScale, Window, mate_search_done, thread_depth,
 };
+use crate::engine::node::{NodeBest, PvTable, node_bound, pvs_later_move, tt_cutoff};
 use crate::engine::score::{
     INFINITE, MATE, MATE_BOUND, MAX_PLY, RootMove, mate_in, mated_in, score_from_tt, score_to_tt,
 };
@@ -157,8 +158,7 @@ pub(crate) struct Worker<'a> {
     seldepth: usize,
     root_depth: i32,
     stack: Vec<Frame>,
-    pv: Vec<[Option<Move>; MAX_PLY + 1]>,
-    pv_len: [usize; MAX_PLY + 1],
+    pv: PvTable<Move>,
     /// Keys of the game's positions, then of the path from the root: `keys[i]` after `i` plies.
     keys: Vec<u64>,
     /// Whether the ply leading to `keys[i]` was a null move.
@@ -198,8 +198,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             root_depth: 0,
             stack: vec![EMPTY_FRAME; MAX_PLY + 4],
-            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
-            pv_len: [0; MAX_PLY + 1],
+            pv: PvTable::new(),
             keys,
             nulls,
             root_index,
@@ -236,15 +235,6 @@ impl<'a> Worker<'a> {
         self.pos.make_move(mv);
         self.keys.push(self.pos.key());
         self.nulls.push(false);
-    }
-
-    /// Makes `mv` followed by the child's principal variation the PV at `ply`.
-    fn update_pv(&mut self, ply: usize, mv: Move) {
-        self.pv[ply][0] = Some(mv);
-        let n = self.pv_len[ply + 1];
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        head[ply][1..=n].copy_from_slice(&tail[0][..n]);
-        self.pv_len[ply] = n + 1;
     }
 
     #[inline]
@@ -498,7 +488,7 @@ impl<'a> Worker<'a> {
     fn search_root(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
         let mut best = -INFINITE;
         let in_check = self.pos.in_check();
-        self.pv_len[0] = 0;
+        self.pv.clear(0);
         let first = self.pv_index;
         for i in first..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
@@ -517,13 +507,15 @@ impl<'a> Worker<'a> {
                     r = (LMR[depth.min(63) as usize][moves_done.min(63)] as i32 - 1)
                         .clamp(0, new_depth - 1);
                 }
-                v = -self.search(-alpha - 1, -alpha, new_depth - r, 1, true);
-                if v > alpha && r > 0 {
-                    v = -self.search(-alpha - 1, -alpha, new_depth, 1, false);
-                }
-                if v > alpha && v < beta {
-                    v = -self.search(-beta, -alpha, new_depth, 1, false);
-                }
+                v = pvs_later_move(
+                    |a, b, d, cut| self.search(a, b, d, 1, cut),
+                    alpha,
+                    beta,
+                    new_depth,
+                    r,
+                    true,
+                    false,
+                );
             }
             self.unmake();
             if self.counter.stopped {
@@ -533,12 +525,7 @@ impl<'a> Worker<'a> {
                 v += self.noise(mv);
             }
             if i == first || v > alpha {
-                let mut pv = vec![mv];
-                pv.extend(self.pv[1][..self.pv_len[1]].iter().flatten().copied());
-                let rm = &mut self.root_moves[i];
-                rm.score = v;
-                rm.pv = pv;
-                rm.seldepth = self.seldepth as u32;
+                self.root_moves[i].record(v, self.pv.line(1), self.seldepth as u32);
                 if v > best {
                     best = v;
                 }
@@ -569,7 +556,7 @@ impl<'a> Worker<'a> {
             return self.qsearch(alpha, beta, ply, 0);
         }
         let pv_node = beta - alpha > 1;
-        self.pv_len[ply] = 0;
+        self.pv.clear(ply);
         self.count_node();
         if self.counter.stopped {
             return 0;
@@ -601,16 +588,9 @@ impl<'a> Worker<'a> {
         if let Some(t) = tt
             && !pv_node
             && t.depth as i32 >= depth
+            && let Some(v) = tt_cutoff(&t, alpha, beta, ply)
         {
-            let v = score_from_tt(t.score, ply);
-            let usable = match t.bound {
-                TtBound::Exact => true,
-                TtBound::Lower => v >= beta,
-                TtBound::Upper => v <= alpha,
-            };
-            if usable {
-                return v;
-            }
+            return v;
         }
 
         // The static evaluation as computed (kept in the table), and corrected by what the
@@ -635,7 +615,7 @@ impl<'a> Worker<'a> {
         };
         self.stack[ply].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
-        self.h.killers[ply + 2] = [None, None];
+        self.h.killers.reset(ply + 2);
 
         if !pv_node && !in_check && eval.abs() < MATE_BOUND {
             // Reverse futility pruning.
@@ -767,14 +747,13 @@ impl<'a> Worker<'a> {
         ];
         let ctx = OrderContext {
             tt_move,
-            killers: self.h.killers[ply],
+            killers: self.h.killers.get(ply),
             counter,
             cont,
         };
         let mut picker = Picker::new(&self.pos, list, &ctx, self.h);
 
-        let mut best = -INFINITE;
-        let mut best_move = None;
+        let mut node = NodeBest::new(-INFINITE, alpha);
         let mut moves_done = 0;
         let mut quiets: [Option<(Piece, Move)>; 64] = [None; 64];
         let mut quiet_count = 0;
@@ -786,7 +765,7 @@ impl<'a> Worker<'a> {
             let refutation = Picker::is_refutation_score(order);
             let bad_capture = capture && Picker::is_bad_capture_score(order);
             // Shallow-depth pruning, decided before the move is made.
-            let may_prune = !pv_node && !in_check && best > -MATE_BOUND;
+            let may_prune = !pv_node && !in_check && node.score > -MATE_BOUND;
             if may_prune
                 && capture
                 && depth <= 6
@@ -798,9 +777,9 @@ impl<'a> Worker<'a> {
             }
             // Late move, futility and history pruning of quiet moves that do not check.
             if may_prune && !capture && !refutation {
-                let history = self.h.history[piece.code()][mv.to().index()];
+                let history = self.h.history.get(piece.code(), mv.to().index());
                 let prune = moves_done as i32 >= lmp_limit
-                    || (depth <= 8 && eval + 120 + 100 * depth <= alpha)
+                    || (depth <= 8 && eval + 120 + 100 * depth <= node.alpha)
                     || (depth <= 3 && history < -3000 * depth);
                 if prune && !self.pos.move_gives_check(mv) {
                     continue;
@@ -819,9 +798,15 @@ impl<'a> Worker<'a> {
                 extension = safe as i32;
             }
             let new_depth = depth - 1 + extension;
-            let mut v;
+            let v;
             if moves_done == 1 {
-                v = -self.search(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut_node);
+                v = -self.search(
+                    -beta,
+                    -node.alpha,
+                    new_depth,
+                    ply + 1,
+                    !pv_node && !cut_node,
+                );
             } else {
                 let mut r = 0;
                 if depth >= 3 && !capture && !gives_check && !in_check && !refutation {
@@ -835,16 +820,18 @@ impl<'a> Worker<'a> {
                     if !improving {
                         r += 1;
                     }
-                    r -= self.h.history[piece.code()][mv.to().index()] / 6000;
+                    r -= self.h.history.get(piece.code(), mv.to().index()) / 6000;
                     r = r.clamp(0, new_depth - 1);
                 }
-                v = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
-                if v > alpha && r > 0 {
-                    v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
-                }
-                if pv_node && v > alpha && v < beta {
-                    v = -self.search(-beta, -alpha, new_depth, ply + 1, false);
-                }
+                v = pvs_later_move(
+                    |a, b, d, cut| self.search(a, b, d, ply + 1, cut),
+                    node.alpha,
+                    beta,
+                    new_depth,
+                    r,
+                    pv_node,
+                    !cut_node,
+                );
             }
             self.unmake();
             if self.counter.stopped {
@@ -854,25 +841,20 @@ impl<'a> Worker<'a> {
                 quiets[quiet_count] = Some((piece, mv));
                 quiet_count += 1;
             }
-            if v > best {
-                best = v;
-                if v > alpha {
-                    best_move = Some(mv);
-                    if pv_node {
-                        self.update_pv(ply, mv);
-                    }
-                    if v >= beta {
-                        break;
-                    }
-                    alpha = v;
-                }
+            if node.take(v, mv, beta, pv_node.then_some(&mut self.pv), ply) {
+                break;
             }
         }
 
         if moves_done == 0 {
             // Every move was pruned: a fail low at the static estimate.
-            return alpha;
+            return node.alpha;
         }
+        let NodeBest {
+            score: best,
+            mv: best_move,
+            ..
+        } = node;
 
         if best >= beta
             && let Some(bm) = best_move
@@ -886,7 +868,7 @@ impl<'a> Worker<'a> {
                     self.h.update_quiet(p, m, -bonus, &cont);
                 }
             }
-            self.h.add_killer(ply, bm);
+            self.h.killers.add(ply, bm);
             if let Some(pm) = prev.mv {
                 self.h.counter[prev.piece.code()][pm.to().index()] = Some(bm);
             }
@@ -901,13 +883,7 @@ impl<'a> Worker<'a> {
             self.h.correction.update(keys, depth, best, static_eval);
         }
 
-        let bound = if best >= beta {
-            TtBound::Lower
-        } else if pv_node && best_move.is_some() {
-            TtBound::Exact
-        } else {
-            TtBound::Upper
-        };
+        let bound = node_bound(best, beta, pv_node && best_move.is_some());
         self.store(
             key,
             node_entry(
@@ -924,7 +900,7 @@ impl<'a> Worker<'a> {
 
     fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: u32) -> i32 {
         let pv_node = beta - alpha > 1;
-        self.pv_len[ply] = 0;
+        self.pv.clear(ply);
         self.count_node();
         if self.counter.stopped {
             return 0;
@@ -940,20 +916,13 @@ impl<'a> Worker<'a> {
         let tt = self.sh.tt.probe(key);
         if let Some(t) = tt
             && !pv_node
+            && let Some(v) = tt_cutoff(&t, alpha, beta, ply)
         {
-            let v = score_from_tt(t.score, ply);
-            let usable = match t.bound {
-                TtBound::Exact => true,
-                TtBound::Lower => v >= beta,
-                TtBound::Upper => v <= alpha,
-            };
-            if usable {
-                return v;
-            }
+            return v;
         }
         let tt_move = tt.and_then(|t| Move::from_bits(t.move_bits));
 
-        let mut best;
+        let best;
         let stand;
         let mut raw_stand = -INFINITE;
         let mut list = MoveList::new();
@@ -974,7 +943,7 @@ impl<'a> Worker<'a> {
             self.pos.generate_pseudo(&mut list, GenType::Captures);
         }
         let mut picker = Picker::new_quiescence(&self.pos, list, tt_move, self.h);
-        let mut best_move = None;
+        let mut node = NodeBest::new(best, alpha);
         // The captures (every move when in check), then at the first quiescence ply the quiet
         // checks: a quiet check can mate, and the reply to a null move is searched here, so
         // without them a mate threat such as a cannon lining up behind a screen stays hidden
@@ -989,7 +958,7 @@ impl<'a> Worker<'a> {
                     // Delta pruning (even winning the piece cannot reach alpha) and SEE
                     // pruning (the capture loses material), except for checks: a capture
                     // that checks may mate, whatever it wins or loses.
-                    let hopeless = stand + victim + 200 <= alpha;
+                    let hopeless = stand + victim + 200 <= node.alpha;
                     let losing = !hopeless && {
                         let attacker = self
                             .pos
@@ -1026,30 +995,21 @@ impl<'a> Worker<'a> {
             };
             self.count_node();
             self.make(ply, mv);
-            let v = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
+            let v = -self.qsearch(-beta, -node.alpha, ply + 1, qply + 1);
             self.unmake();
             if self.counter.stopped {
                 return 0;
             }
-            if v > best {
-                best = v;
-                if v > alpha {
-                    best_move = Some(mv);
-                    if pv_node {
-                        self.update_pv(ply, mv);
-                    }
-                    if v >= beta {
-                        break;
-                    }
-                    alpha = v;
-                }
+            if node.take(v, mv, beta, pv_node.then_some(&mut self.pv), ply) {
+                break;
             }
         }
-        let bound = if best >= beta {
-            TtBound::Lower
-        } else {
-            TtBound::Upper
-        };
+        let NodeBest {
+            score: best,
+            mv: best_move,
+            ..
+        } = node;
+        let bound = node_bound(best, beta, false);
         self.store(
             key,
             node_entry(
