@@ -12,7 +12,7 @@
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use super::{SearchControl, SearchOutcome};
+use super::SearchControl;
 
 /// What all threads of one search share besides the table: the helpers' stop flag and
 /// the node count.
@@ -199,27 +199,6 @@ where
         shared.stop.store(true, Ordering::Release);
         result
     }))
-}
-
-/// [`lazy_smp`] for a search: runs it over `threads` (at least one) and returns the main
-/// thread's outcome with the nodes of all threads.
-pub fn lazy_smp_search<T, M>(
-    shared: &SmpShared,
-    control: &SearchControl,
-    threads: &mut [T],
-    helper: impl Fn(usize, &mut T) + Sync,
-    main: impl FnOnce(&mut T) -> SearchOutcome<M>,
-) -> SearchOutcome<M>
-where
-    T: Send,
-{
-    let Some(outcome) = lazy_smp(shared, control, threads, helper, main) else {
-        unreachable!("there is always at least one thread")
-    };
-    SearchOutcome {
-        nodes: shared.nodes(),
-        ..outcome
-    }
 }
 
 #[cfg(test)]

@@ -19,9 +19,7 @@ pub mod weights;
 
 use crate::engine::history::{History, Killers};
 use crate::engine::score::{INFINITE, RootMove, mate_in, report_score};
-use crate::engine::searcher::{SearchTables, ThreadTables};
-use crate::engine::smp::{SmpShared, lazy_smp_search};
-use crate::engine::tt::TranspositionTable;
+use crate::engine::searcher::{SearchShared, SearchTables, ThreadTables};
 use crate::engine::{Bound, Score, SearchControl, SearchInfo, SearchOutcome};
 use crate::gomoku::types::CELLS;
 use crate::gomoku::{Board, Cell};
@@ -104,15 +102,14 @@ impl ThreadTables for Heuristics {
     }
 }
 
-/// Data every search thread shares.
-pub(crate) struct Shared<'a> {
-    pub tt: &'a TranspositionTable,
-    pub control: &'a SearchControl,
-    /// The helpers' stop flag and the node count of all threads.
-    pub smp: SmpShared,
+/// What Gomoku adds to the data every search thread shares.
+pub(crate) struct GameShared {
     /// Quiescence VCF budget in nodes and four moves.
     pub qvcf: (u64, u32),
 }
+
+/// Data every search thread shares.
+pub(crate) type Shared<'a> = SearchShared<'a, GameShared>;
 
 /// The Gomoku searcher: owns its transposition table and heuristic tables. `Send`.
 pub struct Searcher {
@@ -180,12 +177,13 @@ impl Searcher {
         }
         self.tables.start_search();
         let us = pos.us();
-        let shared = Shared {
-            tt: &self.tables.tt,
+        let shared = Shared::new(
+            &self.tables.tt,
             control,
-            smp: SmpShared::new(),
-            qvcf: (params.qvcf_nodes, params.qvcf_depth.min(16)),
-        };
+            GameShared {
+                qvcf: (params.qvcf_nodes, params.qvcf_depth.min(16)),
+            },
+        );
         let instant = |best: Cell,
                        score: i32,
                        pv: Vec<Cell>,
@@ -292,9 +290,7 @@ impl Searcher {
         }
 
         let shared_ref = &shared;
-        lazy_smp_search(
-            &shared.smp,
-            control,
+        shared.lazy_smp(
             &mut self.tables.heuristics,
             |id, h| {
                 let mut moves = root_moves.clone();

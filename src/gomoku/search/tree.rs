@@ -10,7 +10,7 @@ use super::pos::Pos;
 use super::threat::{FailCache, SubBudget, ThreatSearch, Tick};
 use super::{Heuristics, Shared, UNITS_PER_CP};
 use crate::engine::deepening::{
-    Aspiration, LastCompleted, Stability, TimeScale, Window, thread_depth,
+    Aspiration, Deepening, RootSearch, TimeScale, aspiration_search, root_info,
 };
 use crate::engine::node::{NodeBest, PvTable, node_bound, pvs_later_move, tt_cutoff};
 use crate::engine::score::{
@@ -18,7 +18,7 @@ use crate::engine::score::{
 };
 use crate::engine::smp::NodeCounter;
 use crate::engine::tt::{TtBound, TtData};
-use crate::engine::{Bound, SearchInfo, SearchOutcome};
+use crate::engine::{SearchInfo, SearchOutcome};
 use crate::gomoku::Cell;
 
 /// One thread's node counter: the engine layer's, publishing every 256 nodes.
@@ -68,6 +68,22 @@ pub(crate) struct Worker<'a> {
     cache: FailCache,
 }
 
+impl RootSearch for Worker<'_> {
+    type Move = Cell;
+
+    fn search_root(&mut self, alpha: i32, beta: i32, depth: i32) -> i32 {
+        Worker::search_root(self, alpha, beta, depth)
+    }
+
+    fn stopped(&self) -> bool {
+        self.ctr.stopped
+    }
+
+    fn root_moves(&mut self) -> &mut [RootMove<Cell>] {
+        &mut self.root_moves
+    }
+}
+
 impl<'a> Worker<'a> {
     pub fn new(
         sh: &'a Shared<'a>,
@@ -78,7 +94,7 @@ impl<'a> Worker<'a> {
     ) -> Worker<'a> {
         Worker {
             sh,
-            ctr: Counter::for_thread(&sh.smp, sh.control, id),
+            ctr: sh.counter(id),
             pos,
             h,
             id,
@@ -96,94 +112,64 @@ impl<'a> Worker<'a> {
     ) -> SearchOutcome<Cell> {
         let control = self.sh.control;
         let max_depth = control.depth_limit().min(MAX_PLY as u32 - 16) as i32;
-        let mut completed = 0;
-        let mut stability = Stability::new(self.root_moves[0].mv);
-        let mut last_completed = LastCompleted::new();
-        let mut depth = 1;
-        while depth <= max_depth {
-            let search_depth = thread_depth(self.id, depth, max_depth);
-            for rm in &mut self.root_moves {
-                rm.prev_score = rm.score;
-            }
+        let mut deepening = Deepening::new(self.id, max_depth, self.root_moves[0].mv);
+        for depth in deepening.depths() {
+            let search_depth = deepening.start(depth, &mut self.root_moves);
             self.seldepth = 0;
-            let mut window = Window::new(self.root_moves[0].prev_score, search_depth, &ASPIRATION);
-            loop {
-                let v = self.search_root(window.alpha, window.beta, search_depth);
-                if self.ctr.stopped {
-                    break;
-                }
-                self.root_moves
-                    .sort_by_key(|rm| std::cmp::Reverse(rm.score));
-                if window.settle(v) {
-                    break;
-                }
-            }
+            aspiration_search(self, 0, search_depth, &ASPIRATION, |_, _, _| {});
             if self.ctr.stopped {
                 break;
             }
-            completed = search_depth as u32;
-            last_completed.record(&self.root_moves[0]);
-            let best = self.root_moves[0].mv;
+            deepening.complete(search_depth as u32, &self.root_moves[0]);
             self.sh.tt.store(
                 self.pos.board.hash(),
                 TtData {
-                    move_bits: best.to_bits(),
+                    move_bits: self.root_moves[0].mv.to_bits(),
                     score: score_to_tt(self.root_moves[0].score, 0),
                     eval: evaluate(&self.pos) as i16,
                     depth: search_depth.clamp(0, 120) as i8,
                     bound: TtBound::Exact,
                 },
             );
-            stability.update(best);
             if let Some(report) = report.as_mut() {
                 self.ctr.flush();
-                let rm = &self.root_moves[0];
-                report(SearchInfo {
-                    depth: search_depth as u32,
-                    seldepth: rm.seldepth.max(search_depth as u32),
-                    multipv: 1,
-                    score: report_score(rm.score, UNITS_PER_CP),
-                    bound: Bound::Exact,
-                    nodes: self.ctr.total(),
-                    time_ms: control.elapsed_ms(),
-                    hashfull: self.sh.tt.hashfull(),
-                    pv: rm.pv.clone(),
-                });
+                report(root_info(
+                    &self.root_moves[0],
+                    search_depth as u32,
+                    1,
+                    UNITS_PER_CP,
+                    self.ctr.total(),
+                    control.elapsed_ms(),
+                    self.sh.tt.hashfull(),
+                ));
             }
-            if self.id == 0 {
-                let score = self.root_moves[0].score;
-                if score.abs() >= MATE_BOUND
-                    && depth > (crate::engine::score::MATE - score.abs()) + 2
-                {
-                    break;
-                }
-                let scale = stability.time_percent(&TIME_SCALE, self.root_moves.len(), completed);
-                if control.soft_limit_reached(scale) {
-                    break;
-                }
-            } else if self.sh.smp.stopped() {
+            let score = self.root_moves[0].score;
+            let mate_found = || {
+                score.abs() >= MATE_BOUND && depth > (crate::engine::score::MATE - score.abs()) + 2
+            };
+            if deepening.done(
+                &self.sh.smp,
+                control,
+                &TIME_SCALE,
+                self.root_moves.len(),
+                mate_found,
+            ) {
                 break;
             }
-            depth += 1;
         }
         self.ctr.flush();
-        let best = last_completed.outcome(&self.root_moves[0]);
-        let score = if best.score > -INFINITE {
-            best.score
-        } else {
-            best.prev_score.max(-INFINITE + 1)
-        };
-        SearchOutcome {
-            best: Some(best.mv),
-            ponder: best.pv.get(1).copied(),
-            score: if score <= -INFINITE + 1 {
-                crate::engine::Score::Cp(0)
-            } else {
-                report_score(score, UNITS_PER_CP)
+        deepening.outcome(
+            &self.root_moves[0],
+            -INFINITE + 1,
+            self.ctr.total(),
+            |score| {
+                if score <= -INFINITE + 1 {
+                    crate::engine::Score::Cp(0)
+                } else {
+                    report_score(score, UNITS_PER_CP)
+                }
             },
-            depth: completed,
-            nodes: self.ctr.total(),
-        }
+        )
     }
 
     fn search_root(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
@@ -460,7 +446,7 @@ impl<'a> Worker<'a> {
             _ => {}
         }
         let us = self.pos.us();
-        let (qvcf_nodes, qvcf_depth) = self.sh.qvcf;
+        let (qvcf_nodes, qvcf_depth) = self.sh.game.qvcf;
         if qvcf_nodes > 0
             && four_cells(&self.pos, us) > 0
             && ply + 2 * qvcf_depth as usize + 2 < MAX_PLY

@@ -15,9 +15,8 @@ mod tree;
 pub mod weights;
 
 use crate::engine::score::{self, RootMove};
-use crate::engine::searcher::SearchTables;
-use crate::engine::smp::{SmpShared, lazy_smp_search};
-use crate::engine::tt::{TranspositionTable, TtBound};
+use crate::engine::searcher::{SearchShared, SearchTables};
+use crate::engine::tt::TtBound;
 use crate::engine::{Bound, Score, SearchControl, SearchInfo, SearchOutcome};
 use crate::xiangqi::movegen::MoveList;
 use crate::xiangqi::nnue::Network;
@@ -67,20 +66,22 @@ pub struct HashProbe {
     pub upper: Option<(Score, u32)>,
 }
 
-/// Data every search thread shares.
-pub(crate) struct Shared<'a> {
-    pub tt: &'a TranspositionTable,
-    pub control: &'a SearchControl,
-    /// The helpers' stop flag and the node count of all threads.
-    pub smp: SmpShared,
+/// What Xiangqi adds to the data every search thread shares.
+pub(crate) struct GameShared<'a> {
+    /// MultiPV lines to search (at least 1, at most the root moves).
     pub multipv: usize,
+    /// Largest root-score noise in internal units (0: none).
     pub randomness: i32,
+    /// Seed of the root-score noise.
     pub seed: u64,
     /// Plies without a capture that draw the game (0 = no limit).
     pub no_capture_limit: u32,
     /// The network that evaluates, or `None` for the tuned evaluation.
     pub network: Option<&'a Network>,
 }
+
+/// Data every search thread shares.
+pub(crate) type Shared<'a> = SearchShared<'a, GameShared<'a>>;
 
 /// The Xiangqi searcher: owns its transposition table and heuristic tables. `Send`.
 pub struct Searcher {
@@ -195,21 +196,20 @@ impl Searcher {
         } else {
             0
         };
-        let shared = Shared {
-            tt: &self.tables.tt,
+        let shared = Shared::new(
+            &self.tables.tt,
             control,
-            smp: SmpShared::new(),
-            multipv: (params.multipv.max(1) as usize).min(allowed.len()),
-            randomness: (params.randomness.min(1000) as i32) * UNITS_PER_CP,
-            seed,
-            no_capture_limit: game.no_capture_limit(),
-            network: self.network.as_deref(),
-        };
+            GameShared {
+                multipv: (params.multipv.max(1) as usize).min(allowed.len()),
+                randomness: (params.randomness.min(1000) as i32) * UNITS_PER_CP,
+                seed,
+                no_capture_limit: game.no_capture_limit(),
+                network: self.network.as_deref(),
+            },
+        );
         let root_moves: Vec<RootMove<Move>> = allowed.iter().map(|&m| RootMove::new(m)).collect();
         let shared_ref = &shared;
-        lazy_smp_search(
-            &shared.smp,
-            control,
+        shared.lazy_smp(
             &mut self.tables.heuristics,
             |id, h| {
                 let mut worker = Worker::new(shared_ref, root.clone(), root_moves.clone(), h, id);

@@ -7,7 +7,7 @@ use super::ordering::{Heuristics, OrderContext, Picker, cont_base};
 use super::see::{SEE_VALUE, see, value_on};
 use super::{Shared, UNITS_PER_CP, info_line};
 use crate::engine::deepening::{
-    Aspiration, LastCompleted, Stability, TimeScale, Window, mate_search_done, thread_depth,
+    Aspiration, Deepening, RootSearch, TimeScale, aspiration_search, mate_search_done, root_info,
 };
 use crate::engine::node::{NodeBest, PvTable, node_bound, pvs_later_move, tt_cutoff};
 use crate::engine::score::{
@@ -172,6 +172,22 @@ pub(crate) struct Worker<'a> {
     nnue: Option<AccumulatorStack>,
 }
 
+impl RootSearch for Worker<'_> {
+    type Move = Move;
+
+    fn search_root(&mut self, alpha: i32, beta: i32, depth: i32) -> i32 {
+        Worker::search_root(self, alpha, beta, depth)
+    }
+
+    fn stopped(&self) -> bool {
+        self.counter.stopped
+    }
+
+    fn root_moves(&mut self) -> &mut [RootMove<Move>] {
+        &mut self.root_moves
+    }
+}
+
 impl<'a> Worker<'a> {
     pub fn new(
         sh: &'a Shared<'a>,
@@ -188,13 +204,13 @@ impl<'a> Worker<'a> {
         keys.push(pos.key());
         let root_index = keys.len() - 1;
         let nulls = vec![false; keys.len()];
-        let nnue = sh.network.map(|net| AccumulatorStack::new(net, &pos));
+        let nnue = sh.game.network.map(|net| AccumulatorStack::new(net, &pos));
         Worker {
             sh,
             pos,
             h,
             id,
-            counter: NodeCounter::for_thread(&sh.smp, sh.control, id),
+            counter: sh.counter(id),
             seldepth: 0,
             root_depth: 0,
             stack: vec![EMPTY_FRAME; MAX_PLY + 4],
@@ -251,7 +267,7 @@ impl<'a> Worker<'a> {
     /// network's when one is set, else the tuned evaluation.
     #[inline]
     fn evaluate(&mut self) -> i32 {
-        match (self.sh.network, &mut self.nnue) {
+        match (self.sh.game.network, &mut self.nnue) {
             (Some(net), Some(stack)) => {
                 (stack.evaluate(net, &self.pos) * UNITS_PER_CP).clamp(-NNUE_LIMIT, NNUE_LIMIT)
             }
@@ -260,14 +276,14 @@ impl<'a> Worker<'a> {
     }
 
     fn noise(&self, mv: Move) -> i32 {
-        if self.sh.randomness == 0 {
+        if self.sh.game.randomness == 0 {
             return 0;
         }
-        let mut z = self.sh.seed ^ (mv.bits() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.sh.game.seed ^ (mv.bits() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z ^= z >> 31;
-        let span = 2 * self.sh.randomness as u64 + 1;
-        (z % span) as i32 - self.sh.randomness
+        let span = 2 * self.sh.game.randomness as u64 + 1;
+        (z % span) as i32 - self.sh.game.randomness
     }
 
     /// The static evaluation of the position (the table's when it holds one), and the same
@@ -336,58 +352,37 @@ impl<'a> Worker<'a> {
     ) -> SearchOutcome<Move> {
         let control = self.sh.control;
         let max_depth = control.depth_limit().min(MAX_PLY as u32 - 8) as i32;
-        let multipv = self.sh.multipv;
-        let mut completed = 0;
-        let mut stability = Stability::new(self.root_moves[0].mv);
-        let mut last_completed = LastCompleted::new();
+        let multipv = self.sh.game.multipv;
+        let mut deepening = Deepening::new(self.id, max_depth, self.root_moves[0].mv);
         self.order_root_moves();
-        let mut depth = 1;
-        while depth <= max_depth {
+        for depth in deepening.depths() {
             // Helpers skip some depths so the threads spread over the tree.
-            let search_depth = thread_depth(self.id, depth, max_depth);
-            for rm in &mut self.root_moves {
-                rm.prev_score = rm.score;
-            }
+            let search_depth = deepening.start(depth, &mut self.root_moves);
             for pv_index in 0..multipv {
                 self.pv_index = pv_index;
                 self.seldepth = 0;
                 self.root_depth = search_depth;
-                let prev = self.root_moves[pv_index].prev_score;
-                let mut window = Window::new(prev, search_depth, &ASPIRATION);
-                loop {
-                    let v = self.search_root(window.alpha, window.beta, search_depth);
-                    if self.counter.stopped {
-                        break;
-                    }
-                    self.root_moves[pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-                    let failed_high = v >= window.beta;
-                    if window.settle(v) {
-                        break;
-                    }
-                    // A long search whose window failed tells the GUI the bound it has
-                    // while the window widens.
+                // A long search whose window failed tells the GUI the bound it has while
+                // the window widens.
+                let bound_report = |w: &mut Self, v: i32, bound: Bound| {
                     if let Some(report) = report.as_mut()
                         && control.elapsed_ms() >= BOUND_REPORT_AFTER_MS
                     {
-                        self.flush_nodes();
-                        let rm = &self.root_moves[pv_index];
+                        w.flush_nodes();
                         report(info_line(
                             search_depth as u32,
-                            (self.seldepth as u32).max(search_depth as u32),
+                            (w.seldepth as u32).max(search_depth as u32),
                             pv_index as u32 + 1,
                             v,
-                            if failed_high {
-                                Bound::Lower
-                            } else {
-                                Bound::Upper
-                            },
-                            self.total_nodes(),
+                            bound,
+                            w.total_nodes(),
                             control,
-                            self.sh.tt.hashfull(),
-                            rm.pv.clone(),
+                            w.sh.tt.hashfull(),
+                            w.root_moves[pv_index].pv.clone(),
                         ));
                     }
-                }
+                };
+                aspiration_search(self, pv_index, search_depth, &ASPIRATION, bound_report);
                 if self.counter.stopped {
                     break;
                 }
@@ -396,14 +391,12 @@ impl<'a> Worker<'a> {
             if self.counter.stopped {
                 break;
             }
-            completed = depth as u32;
-            last_completed.record(&self.root_moves[0]);
-            let best = self.root_moves[0].mv;
+            deepening.complete(depth as u32, &self.root_moves[0]);
             let root_eval = (!self.pos.in_check()).then(|| self.evaluate());
             self.store(
                 self.pos.key(),
                 node_entry(
-                    Some(best),
+                    Some(self.root_moves[0].mv),
                     self.root_moves[0].score,
                     0,
                     root_eval,
@@ -411,59 +404,47 @@ impl<'a> Worker<'a> {
                     TtBound::Exact,
                 ),
             );
-            stability.update(best);
             if let Some(report) = report.as_mut() {
                 self.flush_nodes();
                 let nodes = self.total_nodes();
                 let hashfull = self.sh.tt.hashfull();
                 for (i, rm) in self.root_moves[..multipv].iter().enumerate() {
-                    report(info_line(
+                    report(root_info(
+                        rm,
                         search_depth as u32,
-                        rm.seldepth.max(search_depth as u32),
                         i as u32 + 1,
-                        rm.score,
-                        Bound::Exact,
+                        UNITS_PER_CP,
                         nodes,
-                        control,
+                        control.elapsed_ms(),
                         hashfull,
-                        rm.pv.clone(),
                     ));
                 }
             }
-            if self.id == 0 {
-                let score = self.root_moves[0].score;
+            let score = self.root_moves[0].score;
+            let main_done = || {
                 // A found mate needs no deeper search once the depth covers it twice over.
-                if score.abs() >= MATE_BOUND && depth > 2 * (MATE - score.abs()) + 6 {
-                    break;
-                }
-                if let Some(moves) = control.mate_limit()
-                    && mate_search_done(depth, super::report_score(score), moves)
-                {
-                    break;
-                }
-                let scale = stability.time_percent(&TIME_SCALE, self.root_moves.len(), completed);
-                if control.soft_limit_reached(scale) {
-                    break;
-                }
-            } else if self.sh.smp.stopped() {
+                (score.abs() >= MATE_BOUND && depth > 2 * (MATE - score.abs()) + 6)
+                    || control.mate_limit().is_some_and(|moves| {
+                        mate_search_done(depth, super::report_score(score), moves)
+                    })
+            };
+            if deepening.done(
+                &self.sh.smp,
+                control,
+                &TIME_SCALE,
+                self.root_moves.len(),
+                main_done,
+            ) {
                 break;
             }
-            depth += 1;
         }
         self.flush_nodes();
-        let best = last_completed.outcome(&self.root_moves[0]);
-        let score = if best.score > -INFINITE {
-            best.score
-        } else {
-            best.prev_score.max(-MATE)
-        };
-        SearchOutcome {
-            best: Some(best.mv),
-            ponder: best.pv.get(1).copied(),
-            score: super::report_score(score),
-            depth: completed,
-            nodes: self.total_nodes(),
-        }
+        deepening.outcome(
+            &self.root_moves[0],
+            -MATE,
+            self.total_nodes(),
+            super::report_score,
+        )
     }
 
     /// Orders the root moves once before the first iteration: captures by SEE, then the rest.
@@ -567,7 +548,7 @@ impl<'a> Worker<'a> {
         if let Some(v) = self.repetition(ply) {
             return v;
         }
-        let limit = self.sh.no_capture_limit;
+        let limit = self.sh.game.no_capture_limit;
         if limit > 0 && self.pos.halfmove_clock() >= limit {
             return 0;
         }
