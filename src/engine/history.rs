@@ -72,6 +72,57 @@ impl<const ROWS: usize, const COLS: usize> Default for History<ROWS, COLS> {
     }
 }
 
+/// The history bonus of a cut-off at `depth`, in steps of `unit`: `unit * (depth² + 2)`,
+/// at most `125 * unit`. The best quiet move gains it, the other quiet moves tried lose it.
+#[inline]
+pub fn history_bonus(depth: i32, unit: i32) -> i32 {
+    (depth * depth * unit + 2 * unit).min(125 * unit)
+}
+
+/// The quiet moves a node tried, in order, up to `N` of them (the rest are not kept), for
+/// the history update after a cut-off. `T` is what the game needs to index a move's
+/// history (the move, or the moved piece with it).
+#[derive(Clone, Copy, Debug)]
+pub struct Quiets<T, const N: usize> {
+    moves: [Option<T>; N],
+    len: usize,
+}
+
+impl<T: Copy, const N: usize> Quiets<T, N> {
+    /// No moves yet.
+    #[inline]
+    pub fn new() -> Quiets<T, N> {
+        Quiets {
+            moves: [None; N],
+            len: 0,
+        }
+    }
+
+    /// Keeps `t` when there is room.
+    #[inline]
+    pub fn push(&mut self, t: T) {
+        if self.len < N {
+            self.moves[self.len] = Some(t);
+            self.len += 1;
+        }
+    }
+
+    /// After a cut-off: `update(t, bonus)` for the moves for which `is_best` holds,
+    /// `update(t, -bonus)` for the others, in the order they were tried.
+    #[inline]
+    pub fn reward(&self, is_best: impl Fn(T) -> bool, bonus: i32, mut update: impl FnMut(T, i32)) {
+        for &t in self.moves[..self.len].iter().flatten() {
+            update(t, if is_best(t) { bonus } else { -bonus });
+        }
+    }
+}
+
+impl<T: Copy, const N: usize> Default for Quiets<T, N> {
+    fn default() -> Self {
+        Quiets::new()
+    }
+}
+
 /// Plies with killer slots: every ply a search reaches, plus the two below it that a node
 /// clears for its grandchildren.
 const KILLER_PLIES: usize = MAX_PLY + 4;
@@ -148,6 +199,19 @@ mod tests {
         assert_eq!(h.get(1, 2), before / 2);
         h.clear();
         assert_eq!(h.get(1, 2), 0);
+    }
+
+    #[test]
+    fn the_best_quiet_move_gains_what_the_others_lose() {
+        let mut q = Quiets::<u8, 2>::new();
+        q.push(4);
+        q.push(5);
+        q.push(6);
+        let mut seen = Vec::new();
+        q.reward(|t| t == 5, 10, |t, b| seen.push((t, b)));
+        assert_eq!(seen, vec![(4, -10), (5, 10)]);
+        assert_eq!(history_bonus(3, 16), 16 * 9 + 32);
+        assert_eq!(history_bonus(20, 32), 4000);
     }
 
     #[test]

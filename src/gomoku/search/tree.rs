@@ -12,6 +12,7 @@ use super::{Heuristics, Shared, UNITS_PER_CP};
 use crate::engine::deepening::{
     Aspiration, Deepening, RootSearch, TimeScale, aspiration_search, root_info,
 };
+use crate::engine::history::{Quiets, history_bonus};
 use crate::engine::node::{NodeBest, PvTable, node_bound, pvs_later_move, tt_cutoff};
 use crate::engine::score::{
     INFINITE, MATE_BOUND, MAX_PLY, RootMove, mate_in, mated_in, report_score, score_to_tt,
@@ -71,8 +72,61 @@ pub(crate) struct Worker<'a> {
 impl RootSearch for Worker<'_> {
     type Move = Cell;
 
-    fn search_root(&mut self, alpha: i32, beta: i32, depth: i32) -> i32 {
-        Worker::search_root(self, alpha, beta, depth)
+    /// One root search, with late-move reductions, each move's score and line kept in the
+    /// root moves.
+    fn search_root(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
+        let mut best = -INFINITE;
+        self.pv.clear(0);
+        let us = self.pos.us();
+        for i in 0..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            if self.ctr.tick() {
+                break;
+            }
+            let tactical = is_tactical(&self.pos, mv, us);
+            self.pos.play(mv);
+            let v;
+            if i == 0 {
+                v = -self.search(-beta, -alpha, depth - 1, 1, false);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && !tactical && i >= 3 {
+                    r = (lmr(depth, i) - 1).clamp(0, depth - 2);
+                }
+                v = pvs_later_move(
+                    |a, b, d, cut| self.search(a, b, d, 1, cut),
+                    alpha,
+                    beta,
+                    depth - 1,
+                    r,
+                    true,
+                    true,
+                );
+            }
+            self.pos.undo();
+            if self.ctr.stopped {
+                break;
+            }
+            if i == 0 || v > alpha {
+                self.root_moves[i].record(v, self.pv.line(1), self.seldepth as u32);
+                if v > best {
+                    best = v;
+                }
+                if v > alpha {
+                    alpha = v;
+                    self.root_moves[..=i].rotate_right(1);
+                    if v >= beta {
+                        break;
+                    }
+                }
+            } else {
+                self.root_moves[i].score = -INFINITE;
+                if v > best {
+                    best = v;
+                }
+            }
+        }
+        best
     }
 
     fn stopped(&self) -> bool {
@@ -170,61 +224,6 @@ impl<'a> Worker<'a> {
                 }
             },
         )
-    }
-
-    fn search_root(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
-        let mut best = -INFINITE;
-        self.pv.clear(0);
-        let us = self.pos.us();
-        for i in 0..self.root_moves.len() {
-            let mv = self.root_moves[i].mv;
-            if self.ctr.tick() {
-                break;
-            }
-            let tactical = is_tactical(&self.pos, mv, us);
-            self.pos.play(mv);
-            let v;
-            if i == 0 {
-                v = -self.search(-beta, -alpha, depth - 1, 1, false);
-            } else {
-                let mut r = 0;
-                if depth >= 3 && !tactical && i >= 3 {
-                    r = (lmr(depth, i) - 1).clamp(0, depth - 2);
-                }
-                v = pvs_later_move(
-                    |a, b, d, cut| self.search(a, b, d, 1, cut),
-                    alpha,
-                    beta,
-                    depth - 1,
-                    r,
-                    true,
-                    true,
-                );
-            }
-            self.pos.undo();
-            if self.ctr.stopped {
-                break;
-            }
-            if i == 0 || v > alpha {
-                self.root_moves[i].record(v, self.pv.line(1), self.seldepth as u32);
-                if v > best {
-                    best = v;
-                }
-                if v > alpha {
-                    alpha = v;
-                    self.root_moves[..=i].rotate_right(1);
-                    if v >= beta {
-                        break;
-                    }
-                }
-            } else {
-                self.root_moves[i].score = -INFINITE;
-                if v > best {
-                    best = v;
-                }
-            }
-        }
-        best
     }
 
     fn search(&mut self, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, cut: bool) -> i32 {
@@ -328,7 +327,7 @@ impl<'a> Worker<'a> {
 
         let mut node = NodeBest::new(-INFINITE, alpha);
         let mut moves_done = 0usize;
-        let mut quiets: Vec<Cell> = Vec::with_capacity(32);
+        let mut quiets: Quiets<Cell, 32> = Quiets::new();
         let lmp_limit = 4 + 3 * (depth * depth) as usize;
         for &(mv, _) in &moves {
             let tactical = forced || !free || is_tactical(&self.pos, mv, us);
@@ -378,7 +377,7 @@ impl<'a> Worker<'a> {
             if self.ctr.stopped {
                 return 0;
             }
-            if !tactical && quiets.len() < 32 {
+            if !tactical {
                 quiets.push(mv);
             }
             if node.take(v, mv, beta, pv_node.then_some(&mut self.pv), ply) {
@@ -396,11 +395,12 @@ impl<'a> Worker<'a> {
         if best >= beta
             && let Some(bm) = best_move
         {
-            let bonus = (depth * depth * 16 + 32).min(2000);
-            for &q in &quiets {
-                let delta = if q == bm { bonus } else { -bonus };
-                self.h.history.update(us.index(), q.index(), delta);
-            }
+            let history = &mut self.h.history;
+            quiets.reward(
+                |q| q == bm,
+                history_bonus(depth, 16),
+                |q, bonus| history.update(us.index(), q.index(), bonus),
+            );
             self.h.killers.add(ply, bm);
         }
         let bound = node_bound(best, beta, pv_node && best_move.is_some());

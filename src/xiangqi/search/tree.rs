@@ -9,6 +9,7 @@ use super::{Shared, UNITS_PER_CP, info_line};
 use crate::engine::deepening::{
     Aspiration, Deepening, RootSearch, TimeScale, aspiration_search, mate_search_done, root_info,
 };
+use crate::engine::history::{Quiets, history_bonus};
 use crate::engine::node::{NodeBest, PvTable, node_bound, pvs_later_move, tt_cutoff};
 use crate::engine::score::{
     INFINITE, MATE, MATE_BOUND, MAX_PLY, RootMove, mate_in, mated_in, score_from_tt, score_to_tt,
@@ -175,8 +176,65 @@ pub(crate) struct Worker<'a> {
 impl RootSearch for Worker<'_> {
     type Move = Move;
 
-    fn search_root(&mut self, alpha: i32, beta: i32, depth: i32) -> i32 {
-        Worker::search_root(self, alpha, beta, depth)
+    /// One root search: the first line's moves from the first not yet decided (MultiPV),
+    /// with late-move reductions, each move's score and line kept in the root moves.
+    fn search_root(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
+        let mut best = -INFINITE;
+        let in_check = self.pos.in_check();
+        self.pv.clear(0);
+        let first = self.pv_index;
+        for i in first..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            let capture = !self.pos.piece_at(mv.to()).is_empty();
+            self.count_node();
+            self.make(0, mv);
+            let gives_check = self.pos.in_check();
+            let new_depth = depth - 1 + gives_check as i32;
+            let mut v;
+            if i == first {
+                v = -self.search(-beta, -alpha, new_depth, 1, false);
+            } else {
+                let moves_done = i - first + 1;
+                let mut r = 0;
+                if depth >= 3 && !capture && !gives_check && !in_check && moves_done > 3 {
+                    r = (LMR[depth.min(63) as usize][moves_done.min(63)] as i32 - 1)
+                        .clamp(0, new_depth - 1);
+                }
+                v = pvs_later_move(
+                    |a, b, d, cut| self.search(a, b, d, 1, cut),
+                    alpha,
+                    beta,
+                    new_depth,
+                    r,
+                    true,
+                    false,
+                );
+            }
+            self.unmake();
+            if self.counter.stopped {
+                break;
+            }
+            if v.abs() < MATE_BOUND {
+                v += self.noise(mv);
+            }
+            if i == first || v > alpha {
+                self.root_moves[i].record(v, self.pv.line(1), self.seldepth as u32);
+                if v > best {
+                    best = v;
+                }
+                if v > alpha {
+                    alpha = v;
+                    // Move the new best to the front of the lines still to decide.
+                    self.root_moves[first..=i].rotate_right(1);
+                    if v >= beta {
+                        break;
+                    }
+                }
+            } else {
+                self.root_moves[i].score = -INFINITE;
+            }
+        }
+        best
     }
 
     fn stopped(&self) -> bool {
@@ -466,65 +524,6 @@ impl<'a> Worker<'a> {
         self.root_moves = keyed.into_iter().map(|(_, rm)| rm).collect();
     }
 
-    fn search_root(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
-        let mut best = -INFINITE;
-        let in_check = self.pos.in_check();
-        self.pv.clear(0);
-        let first = self.pv_index;
-        for i in first..self.root_moves.len() {
-            let mv = self.root_moves[i].mv;
-            let capture = !self.pos.piece_at(mv.to()).is_empty();
-            self.count_node();
-            self.make(0, mv);
-            let gives_check = self.pos.in_check();
-            let new_depth = depth - 1 + gives_check as i32;
-            let mut v;
-            if i == first {
-                v = -self.search(-beta, -alpha, new_depth, 1, false);
-            } else {
-                let moves_done = i - first + 1;
-                let mut r = 0;
-                if depth >= 3 && !capture && !gives_check && !in_check && moves_done > 3 {
-                    r = (LMR[depth.min(63) as usize][moves_done.min(63)] as i32 - 1)
-                        .clamp(0, new_depth - 1);
-                }
-                v = pvs_later_move(
-                    |a, b, d, cut| self.search(a, b, d, 1, cut),
-                    alpha,
-                    beta,
-                    new_depth,
-                    r,
-                    true,
-                    false,
-                );
-            }
-            self.unmake();
-            if self.counter.stopped {
-                break;
-            }
-            if v.abs() < MATE_BOUND {
-                v += self.noise(mv);
-            }
-            if i == first || v > alpha {
-                self.root_moves[i].record(v, self.pv.line(1), self.seldepth as u32);
-                if v > best {
-                    best = v;
-                }
-                if v > alpha {
-                    alpha = v;
-                    // Move the new best to the front of the lines still to decide.
-                    self.root_moves[first..=i].rotate_right(1);
-                    if v >= beta {
-                        break;
-                    }
-                }
-            } else {
-                self.root_moves[i].score = -INFINITE;
-            }
-        }
-        best
-    }
-
     fn search(
         &mut self,
         mut alpha: i32,
@@ -736,8 +735,7 @@ impl<'a> Worker<'a> {
 
         let mut node = NodeBest::new(-INFINITE, alpha);
         let mut moves_done = 0;
-        let mut quiets: [Option<(Piece, Move)>; 64] = [None; 64];
-        let mut quiet_count = 0;
+        let mut quiets: Quiets<(Piece, Move), 64> = Quiets::new();
         let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
 
         while let Some((mv, order)) = picker.next_move() {
@@ -818,9 +816,8 @@ impl<'a> Worker<'a> {
             if self.counter.stopped {
                 return 0;
             }
-            if !capture && quiet_count < quiets.len() {
-                quiets[quiet_count] = Some((piece, mv));
-                quiet_count += 1;
+            if !capture {
+                quiets.push((piece, mv));
             }
             if node.take(v, mv, beta, pv_node.then_some(&mut self.pv), ply) {
                 break;
@@ -841,14 +838,12 @@ impl<'a> Worker<'a> {
             && let Some(bm) = best_move
             && self.pos.piece_at(bm.to()).is_empty()
         {
-            let bonus = (depth * depth * 32 + 64).min(4000);
-            for &(p, m) in quiets[..quiet_count].iter().flatten() {
-                if m == bm {
-                    self.h.update_quiet(p, m, bonus, &cont);
-                } else {
-                    self.h.update_quiet(p, m, -bonus, &cont);
-                }
-            }
+            let h = &mut *self.h;
+            quiets.reward(
+                |(_, m)| m == bm,
+                history_bonus(depth, 32),
+                |(p, m), bonus| h.update_quiet(p, m, bonus, &cont),
+            );
             self.h.killers.add(ply, bm);
             if let Some(pm) = prev.mv {
                 self.h.counter[prev.piece.code()][pm.to().index()] = Some(bm);
