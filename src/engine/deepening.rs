@@ -210,6 +210,46 @@ pub trait RootSearch {
     fn root_moves(&mut self) -> &mut [RootMove<Self::Move>];
 }
 
+/// What became of a root move after its search, see [`root_move_searched`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RootStep {
+    /// It failed low (not the first line searched): marked unsearched at `-INFINITE`.
+    FailedLow,
+    /// Its score and line were kept; alpha was raised when it beat alpha.
+    Kept,
+    /// It beat beta: the root search ends.
+    Cutoff,
+}
+
+/// Takes the score `v` of root move `i` in a root search of the lines from `first` in the
+/// window `alpha..beta`. The first line searched, or a move that beats alpha, keeps `v`
+/// (`record` stores the score, line and seldepth); one that beats alpha also moves to the
+/// front of the lines from `first` and raises alpha. Any other failed low and is marked
+/// unsearched, to be ordered after the searched ones.
+#[inline]
+pub fn root_move_searched<M>(
+    root_moves: &mut [RootMove<M>],
+    (first, i): (usize, usize),
+    v: i32,
+    alpha: &mut i32,
+    beta: i32,
+    record: impl FnOnce(&mut RootMove<M>),
+) -> RootStep {
+    if i != first && v <= *alpha {
+        root_moves[i].score = -INFINITE;
+        return RootStep::FailedLow;
+    }
+    record(&mut root_moves[i]);
+    if v > *alpha {
+        *alpha = v;
+        root_moves[first..=i].rotate_right(1);
+        if v >= beta {
+            return RootStep::Cutoff;
+        }
+    }
+    RootStep::Kept
+}
+
 /// One iteration of root line `first` at `depth`: searches in a window around the line's
 /// previous score and widens it until the score falls inside or the search stops. After
 /// each search the root moves from `first` on are sorted best first; after each window that

@@ -36,6 +36,20 @@ pub fn node_bound(best: i32, beta: i32, raised_alpha: bool) -> TtBound {
     }
 }
 
+/// A late-move reduction of `base` plies adjusted as every game does: one ply less at a
+/// PV node, one more at an expected cut node, `history_plies` less for a move whose history
+/// is good (more for a bad one), and kept within `0..=new_depth - 1`.
+#[inline(always)]
+pub fn late_move_reduction(
+    base: i32,
+    pv_node: bool,
+    cut_node: bool,
+    history_plies: i32,
+    new_depth: i32,
+) -> i32 {
+    (base - pv_node as i32 + cut_node as i32 - history_plies).clamp(0, new_depth - 1)
+}
+
 /// The score of a move after the first at a node, by principal variation search: a
 /// null-window search `r` plies shallower than `new_depth`, again at `new_depth` when that
 /// beats alpha (with `research_cut` as the child's cut-node flag), and, at a PV node, with

@@ -10,10 +10,13 @@ use super::pos::Pos;
 use super::threat::{FailCache, SubBudget, ThreatSearch, Tick};
 use super::{Heuristics, Shared, UNITS_PER_CP};
 use crate::engine::deepening::{
-    Aspiration, Deepening, RootSearch, TimeScale, aspiration_search, root_info,
+    Aspiration, Deepening, RootSearch, RootStep, TimeScale, aspiration_search, root_info,
+    root_move_searched,
 };
 use crate::engine::history::{Quiets, history_bonus};
-use crate::engine::node::{NodeBest, PvTable, node_bound, pvs_later_move, tt_cutoff};
+use crate::engine::node::{
+    NodeBest, PvTable, late_move_reduction, node_bound, pvs_later_move, tt_cutoff,
+};
 use crate::engine::score::{
     INFINITE, MATE_BOUND, MAX_PLY, RootMove, mate_in, mated_in, report_score, score_to_tt,
 };
@@ -107,23 +110,14 @@ impl RootSearch for Worker<'_> {
             if self.ctr.stopped {
                 break;
             }
-            if i == 0 || v > alpha {
-                self.root_moves[i].record(v, self.pv.line(1), self.seldepth as u32);
-                if v > best {
-                    best = v;
-                }
-                if v > alpha {
-                    alpha = v;
-                    self.root_moves[..=i].rotate_right(1);
-                    if v >= beta {
-                        break;
-                    }
-                }
-            } else {
-                self.root_moves[i].score = -INFINITE;
-                if v > best {
-                    best = v;
-                }
+            best = best.max(v);
+            let record = |rm: &mut RootMove<Cell>| {
+                rm.record(v, self.pv.line(1), self.seldepth as u32);
+            };
+            let step =
+                root_move_searched(&mut self.root_moves, (0, i), v, &mut alpha, beta, record);
+            if step == RootStep::Cutoff {
+                break;
             }
         }
         best
@@ -353,15 +347,14 @@ impl<'a> Worker<'a> {
             } else {
                 let mut r = 0;
                 if depth >= 3 && !tactical && Some(mv) != killers[0] && Some(mv) != killers[1] {
-                    r = lmr(depth, moves_done);
-                    if pv_node {
-                        r -= 1;
-                    }
-                    if cut {
-                        r += 1;
-                    }
-                    r -= self.h.history.get(us.index(), mv.index()) / 4000;
-                    r = r.clamp(0, new_depth - 1);
+                    let history = self.h.history.get(us.index(), mv.index());
+                    r = late_move_reduction(
+                        lmr(depth, moves_done),
+                        pv_node,
+                        cut,
+                        history / 4000,
+                        new_depth,
+                    );
                 }
                 v = pvs_later_move(
                     |a, b, d, cut| self.search(a, b, d, ply + 1, cut),
@@ -387,11 +380,7 @@ impl<'a> Worker<'a> {
         if moves_done == 0 {
             return node.alpha;
         }
-        let NodeBest {
-            score: best,
-            mv: best_move,
-            ..
-        } = node;
+        let (best, best_move) = (node.score, node.mv);
         if best >= beta
             && let Some(bm) = best_move
         {

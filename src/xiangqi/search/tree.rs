@@ -7,10 +7,13 @@ use super::ordering::{Heuristics, OrderContext, Picker, cont_base};
 use super::see::{SEE_VALUE, see, value_on};
 use super::{Shared, UNITS_PER_CP, info_line};
 use crate::engine::deepening::{
-    Aspiration, Deepening, RootSearch, TimeScale, aspiration_search, mate_search_done, root_info,
+    Aspiration, Deepening, RootSearch, RootStep, TimeScale, aspiration_search, mate_search_done,
+    root_info, root_move_searched,
 };
 use crate::engine::history::{Quiets, history_bonus};
-use crate::engine::node::{NodeBest, PvTable, node_bound, pvs_later_move, tt_cutoff};
+use crate::engine::node::{
+    NodeBest, PvTable, late_move_reduction, node_bound, pvs_later_move, tt_cutoff,
+};
 use crate::engine::score::{
     INFINITE, MATE, MATE_BOUND, MAX_PLY, RootMove, mate_in, mated_in, score_from_tt, score_to_tt,
 };
@@ -217,21 +220,24 @@ impl RootSearch for Worker<'_> {
             if v.abs() < MATE_BOUND {
                 v += self.noise(mv);
             }
-            if i == first || v > alpha {
-                self.root_moves[i].record(v, self.pv.line(1), self.seldepth as u32);
-                if v > best {
-                    best = v;
+            // A new best moves to the front of the lines still to decide.
+            let record = |rm: &mut RootMove<Move>| {
+                rm.record(v, self.pv.line(1), self.seldepth as u32);
+            };
+            match root_move_searched(
+                &mut self.root_moves,
+                (first, i),
+                v,
+                &mut alpha,
+                beta,
+                record,
+            ) {
+                RootStep::FailedLow => {}
+                RootStep::Kept => best = best.max(v),
+                RootStep::Cutoff => {
+                    best = best.max(v);
+                    break;
                 }
-                if v > alpha {
-                    alpha = v;
-                    // Move the new best to the front of the lines still to decide.
-                    self.root_moves[first..=i].rotate_right(1);
-                    if v >= beta {
-                        break;
-                    }
-                }
-            } else {
-                self.root_moves[i].score = -INFINITE;
             }
         }
         best
@@ -789,18 +795,15 @@ impl<'a> Worker<'a> {
             } else {
                 let mut r = 0;
                 if depth >= 3 && !capture && !gives_check && !in_check && !refutation {
-                    r = LMR[depth.min(63) as usize][moves_done.min(63)] as i32;
-                    if pv_node {
-                        r -= 1;
-                    }
-                    if cut_node {
-                        r += 1;
-                    }
-                    if !improving {
-                        r += 1;
-                    }
-                    r -= self.h.history.get(piece.code(), mv.to().index()) / 6000;
-                    r = r.clamp(0, new_depth - 1);
+                    let base = LMR[depth.min(63) as usize][moves_done.min(63)] as i32;
+                    let history = self.h.history.get(piece.code(), mv.to().index());
+                    r = late_move_reduction(
+                        base + !improving as i32,
+                        pv_node,
+                        cut_node,
+                        history / 6000,
+                        new_depth,
+                    );
                 }
                 v = pvs_later_move(
                     |a, b, d, cut| self.search(a, b, d, ply + 1, cut),
@@ -828,11 +831,7 @@ impl<'a> Worker<'a> {
             // Every move was pruned: a fail low at the static estimate.
             return node.alpha;
         }
-        let NodeBest {
-            score: best,
-            mv: best_move,
-            ..
-        } = node;
+        let (best, best_move) = (node.score, node.mv);
 
         if best >= beta
             && let Some(bm) = best_move
@@ -980,11 +979,7 @@ impl<'a> Worker<'a> {
                 break;
             }
         }
-        let NodeBest {
-            score: best,
-            mv: best_move,
-            ..
-        } = node;
+        let (best, best_move) = (node.score, node.mv);
         let bound = node_bound(best, beta, false);
         self.store(
             key,
