@@ -5,7 +5,7 @@
 //! the search's outcome ([`Deepening`]). A game's root loop calls these with its own
 //! constants and keeps what is its own (root moves' order, MultiPV, mate rules, reports).
 
-use super::score::{INFINITE, MATE_BOUND, RootMove, report_score};
+use super::score::{INFINITE, MATE, MATE_BOUND, RootMove, report_score};
 use super::smp::SmpShared;
 use super::{Bound, Score, SearchControl, SearchInfo, SearchOutcome};
 
@@ -95,6 +95,24 @@ impl Window {
             self.beta = INFINITE;
         }
         false
+    }
+}
+
+/// When a found mate ends iterative deepening: once the nominal depth passes `factor` times
+/// the mate's distance in plies plus `margin` (a selective search may find a shorter mate
+/// a little deeper).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MateStop {
+    /// Plies of depth per ply of the mate's distance.
+    pub factor: i32,
+    /// Plies of depth beyond that.
+    pub margin: i32,
+}
+
+impl MateStop {
+    /// Whether the root score `score` (a mate, or not) ends the deepening after `depth`.
+    pub fn reached(&self, score: i32, depth: i32) -> bool {
+        score.abs() >= MATE_BOUND && depth > self.factor * (MATE - score.abs()) + self.margin
     }
 }
 
@@ -416,6 +434,19 @@ mod tests {
         assert!(mate_search_done(18, Score::MatePlies(-4), 3));
         // A longer mate of its own keeps it going.
         assert!(!mate_search_done(40, Score::MatePlies(9), 3));
+    }
+
+    #[test]
+    fn a_found_mate_stops_the_deepening_past_its_scaled_distance() {
+        let stop = MateStop {
+            factor: 2,
+            margin: 6,
+        };
+        // A mate in 3 plies: done past depth 12.
+        assert!(!stop.reached(MATE - 3, 12));
+        assert!(stop.reached(MATE - 3, 13));
+        assert!(stop.reached(-(MATE - 3), 13));
+        assert!(!stop.reached(500, 60));
     }
 
     const ASPIRATION: Aspiration = Aspiration {

@@ -4,6 +4,10 @@
 //! reductions, a quiescence stage (static wins, forced blocks, optionally a short VCF), root
 //! VCF and VCT stages, and Lazy SMP.
 //!
+//! [`Searcher`] owns the table and the per-thread heuristic tables (the engine's
+//! [`SearchTables`]) and the threat searches' cache; the search thread drives it through its
+//! `impl Search`, here beside it.
+//!
 //! With one thread the search depends only on the board, the parameters, the table contents
 //! and the limits in nodes or depth, never on the clock: a fixed node count gives the same
 //! result every time.

@@ -1,6 +1,13 @@
 //! One search thread: iterative deepening with aspiration windows at the root, the principal
 //! variation search with the threat-state move generation, and a quiescence stage made of
 //! forced blocks and a short VCF.
+//!
+//! What is Gomoku's own lives here: the root and node move lists from the threat state, the
+//! reductions and prunings and their constants, the mate rule that ends the deepening, the
+//! table entries. The steps any game's search takes the same way (the deepening and
+//! aspiration loop, the root move bookkeeping, the table cut-off, PVS, the PV table, history
+//! and killers) are the engine's: [`crate::engine::deepening`], [`crate::engine::node`],
+//! [`crate::engine::history`].
 
 use super::eval::{EVAL_LIMIT, evaluate};
 use super::movegen::{
@@ -10,7 +17,7 @@ use super::pos::Pos;
 use super::threat::{FailCache, SubBudget, ThreatSearch, Tick};
 use super::{Heuristics, Shared, UNITS_PER_CP};
 use crate::engine::deepening::{
-    Aspiration, Deepening, RootSearch, RootStep, TimeScale, aspiration_search, root_info,
+    Aspiration, Deepening, MateStop, RootSearch, RootStep, TimeScale, aspiration_search, root_info,
     root_move_searched,
 };
 use crate::engine::history::{Quiets, history_bonus};
@@ -41,6 +48,12 @@ const ASPIRATION: Aspiration = Aspiration {
     delta: 40,
     min_depth: 4,
     full_after: Some(600),
+};
+
+/// A found mate ends the deepening two plies past its distance.
+const MATE_STOP: MateStop = MateStop {
+    factor: 1,
+    margin: 2,
 };
 
 /// Share of the soft limit an iteration may end at, by the best move's stability.
@@ -192,9 +205,7 @@ impl<'a> Worker<'a> {
                 ));
             }
             let score = self.root_moves[0].score;
-            let mate_found = || {
-                score.abs() >= MATE_BOUND && depth > (crate::engine::score::MATE - score.abs()) + 2
-            };
+            let mate_found = || MATE_STOP.reached(score, depth);
             if deepening.done(
                 &self.sh.smp,
                 control,

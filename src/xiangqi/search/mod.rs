@@ -1,9 +1,11 @@
 //! The Xiangqi search: iterative deepening with aspiration windows over a principal
 //! variation search, quiescence, a shared transposition table and Lazy SMP.
 //!
-//! [`Searcher`] owns the table and the per-thread heuristic tables; `search` runs one search
-//! on the calling thread (plus helper threads when more than one is configured) and reports
-//! plain structs. With one thread and no randomness the search depends only on the game, the
+//! [`Searcher`] owns the table and the per-thread heuristic tables (the engine's
+//! [`SearchTables`]) and the evaluation network; `search` runs one search on the calling
+//! thread (plus helper threads when more than one is configured) and reports plain structs.
+//! The search thread drives it through its `impl Search` (the engine's game-agnostic trait),
+//! here beside it. With one thread and no randomness the search depends only on the game, the
 //! parameters, the table contents and the limits in nodes or depth, never on the clock, so a
 //! fixed node count gives the same result every time.
 

@@ -1,5 +1,9 @@
 //! Move ordering: the hash move, then captures by MVV-LVA (the ones that lose material by
 //! SEE go last), killers, the countermove, and quiet moves by history.
+//!
+//! [`Heuristics`] holds one thread's tables: the engine's history and killer tables
+//! ([`crate::engine::history`]) indexed by piece and target square, and Xiangqi's own
+//! countermoves, continuation history and correction history.
 
 use super::correction::Correction;
 use super::see::{SEE_VALUE, see, value_on};

@@ -1,5 +1,12 @@
 //! One search thread: iterative deepening at the root, the principal variation search and
 //! quiescence, with the repetition verdicts inside the tree.
+//!
+//! What is Xiangqi's own lives here: MultiPV and root noise, the repetition rules, null
+//! move, ProbCut, razoring, futility and SEE pruning with their constants, check
+//! extensions, the network's accumulators, the correction history and the table entries.
+//! The steps any game's search takes the same way (the deepening and aspiration loop, the
+//! root move bookkeeping, the table cut-off, PVS, the PV table, history and killers) are the
+//! engine's: [`crate::engine::deepening`], [`crate::engine::node`], [`crate::engine::history`].
 
 use super::correction::CorrectionKeys;
 use super::eval::evaluate;
@@ -7,8 +14,8 @@ use super::ordering::{Heuristics, OrderContext, Picker, cont_base};
 use super::see::{SEE_VALUE, see, value_on};
 use super::{Shared, UNITS_PER_CP, info_line};
 use crate::engine::deepening::{
-    Aspiration, Deepening, RootSearch, RootStep, TimeScale, aspiration_search, mate_search_done,
-    root_info, root_move_searched,
+    Aspiration, Deepening, MateStop, RootSearch, RootStep, TimeScale, aspiration_search,
+    mate_search_done, root_info, root_move_searched,
 };
 use crate::engine::history::{Quiets, history_bonus};
 use crate::engine::node::{
@@ -109,6 +116,12 @@ const ASPIRATION: Aspiration = Aspiration {
     delta: 60,
     min_depth: 5,
     full_after: None,
+};
+
+/// A found mate needs no deeper search once the depth covers it twice over (and six plies).
+const MATE_STOP: MateStop = MateStop {
+    factor: 2,
+    margin: 6,
 };
 
 /// The share of the soft time limit an iteration may end at, by the best move's stability.
@@ -486,8 +499,7 @@ impl<'a> Worker<'a> {
             }
             let score = self.root_moves[0].score;
             let main_done = || {
-                // A found mate needs no deeper search once the depth covers it twice over.
-                (score.abs() >= MATE_BOUND && depth > 2 * (MATE - score.abs()) + 6)
+                MATE_STOP.reached(score, depth)
                     || control.mate_limit().is_some_and(|moves| {
                         mate_search_done(depth, super::report_score(score), moves)
                     })
