@@ -1,10 +1,13 @@
 //! Game-neutral parts of iterative deepening at the root: the aspiration window around the
-//! previous iteration's score, how much the helper threads of Lazy SMP skip ahead, and the
-//! soft time limit scaled by how stable the best move is. A game's root loop calls these
-//! with its own constants.
+//! previous iteration's score and the search in it ([`aspiration_search`] over a game's
+//! [`RootSearch`]), how much the helper threads of Lazy SMP skip ahead, the soft time limit
+//! scaled by how stable the best move is, and the bookkeeping of completed iterations up to
+//! the search's outcome ([`Deepening`]). A game's root loop calls these with its own
+//! constants and keeps what is its own (root moves' order, MultiPV, mate rules, reports).
 
-use super::Score;
-use super::score::{INFINITE, MATE_BOUND, RootMove};
+use super::score::{INFINITE, MATE, MATE_BOUND, RootMove, report_score};
+use super::smp::SmpShared;
+use super::{Bound, Score, SearchControl, SearchInfo, SearchOutcome};
 
 /// The depth a thread searches in iteration `depth`: helpers with an odd id go one ply
 /// deeper (except at the last depth), so the threads spread over the tree.
@@ -92,6 +95,24 @@ impl Window {
             self.beta = INFINITE;
         }
         false
+    }
+}
+
+/// When a found mate ends iterative deepening: once the nominal depth passes `factor` times
+/// the mate's distance in plies plus `margin` (a selective search may find a shorter mate
+/// a little deeper).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MateStop {
+    /// Plies of depth per ply of the mate's distance.
+    pub factor: i32,
+    /// Plies of depth beyond that.
+    pub margin: i32,
+}
+
+impl MateStop {
+    /// Whether the root score `score` (a mate, or not) ends the deepening after `depth`.
+    pub fn reached(&self, score: i32, depth: i32) -> bool {
+        score.abs() >= MATE_BOUND && depth > self.factor * (MATE - score.abs()) + self.margin
     }
 }
 
@@ -194,6 +215,210 @@ impl<M: Copy + PartialEq> Default for LastCompleted<M> {
     }
 }
 
+/// A search thread's root, as [`aspiration_search`] drives it.
+pub trait RootSearch {
+    /// The game's move.
+    type Move;
+    /// Searches the root lines (from the current first line) at `depth` in `alpha..beta`,
+    /// updating the root moves' scores and lines; returns the best score.
+    fn search_root(&mut self, alpha: i32, beta: i32, depth: i32) -> i32;
+    /// True once the search must stop (its results are then incomplete).
+    fn stopped(&self) -> bool;
+    /// The root moves, best first as far as searched.
+    fn root_moves(&mut self) -> &mut [RootMove<Self::Move>];
+}
+
+/// What became of a root move after its search, see [`root_move_searched`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RootStep {
+    /// It failed low (not the first line searched): marked unsearched at `-INFINITE`.
+    FailedLow,
+    /// Its score and line were kept; alpha was raised when it beat alpha.
+    Kept,
+    /// It beat beta: the root search ends.
+    Cutoff,
+}
+
+/// Takes the score `v` of root move `i` in a root search of the lines from `first` in the
+/// window `alpha..beta`. The first line searched, or a move that beats alpha, keeps `v`
+/// (`record` stores the score, line and seldepth); one that beats alpha also moves to the
+/// front of the lines from `first` and raises alpha. Any other failed low and is marked
+/// unsearched, to be ordered after the searched ones.
+#[inline]
+pub fn root_move_searched<M>(
+    root_moves: &mut [RootMove<M>],
+    (first, i): (usize, usize),
+    v: i32,
+    alpha: &mut i32,
+    beta: i32,
+    record: impl FnOnce(&mut RootMove<M>),
+) -> RootStep {
+    if i != first && v <= *alpha {
+        root_moves[i].score = -INFINITE;
+        return RootStep::FailedLow;
+    }
+    record(&mut root_moves[i]);
+    if v > *alpha {
+        *alpha = v;
+        root_moves[first..=i].rotate_right(1);
+        if v >= beta {
+            return RootStep::Cutoff;
+        }
+    }
+    RootStep::Kept
+}
+
+/// One iteration of root line `first` at `depth`: searches in a window around the line's
+/// previous score and widens it until the score falls inside or the search stops. After
+/// each search the root moves from `first` on are sorted best first; after each window that
+/// failed, `failed(root, score, bound)` is called (a long search reports the bound).
+pub fn aspiration_search<R: RootSearch>(
+    root: &mut R,
+    first: usize,
+    depth: i32,
+    aspiration: &Aspiration,
+    mut failed: impl FnMut(&mut R, i32, Bound),
+) {
+    let prev = root.root_moves()[first].prev_score;
+    let mut window = Window::new(prev, depth, aspiration);
+    loop {
+        let v = root.search_root(window.alpha, window.beta, depth);
+        if root.stopped() {
+            break;
+        }
+        root.root_moves()[first..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+        let bound = if v >= window.beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        if window.settle(v) {
+            break;
+        }
+        failed(root, v, bound);
+    }
+}
+
+/// The report of a completed iteration's root line `rm` at `depth`, line `multipv` of the
+/// MultiPV lines, its score taken with `units_per_cp` internal units per centipawn.
+pub fn root_info<M: Clone>(
+    rm: &RootMove<M>,
+    depth: u32,
+    multipv: u32,
+    units_per_cp: i32,
+    nodes: u64,
+    time_ms: u64,
+    hashfull: u32,
+) -> SearchInfo<M> {
+    SearchInfo {
+        depth,
+        seldepth: rm.seldepth.max(depth),
+        multipv,
+        score: report_score(rm.score, units_per_cp),
+        bound: Bound::Exact,
+        nodes,
+        time_ms,
+        hashfull,
+        pv: rm.pv.clone(),
+    }
+}
+
+/// Iterative deepening's record of one thread: the depths it searches, the iterations it
+/// completed, the best move's stability, and the root move the search answers with.
+#[derive(Clone, Debug)]
+pub struct Deepening<M> {
+    id: usize,
+    max_depth: i32,
+    /// Depth of the last completed iteration (0 before the first).
+    pub completed: u32,
+    stability: Stability<M>,
+    last: LastCompleted<M>,
+}
+
+impl<M: Copy + PartialEq> Deepening<M> {
+    /// Thread `id` (0 the main thread) deepening to `max_depth`, `first` the first root move.
+    pub fn new(id: usize, max_depth: i32, first: M) -> Deepening<M> {
+        Deepening {
+            id,
+            max_depth,
+            completed: 0,
+            stability: Stability::new(first),
+            last: LastCompleted::new(),
+        }
+    }
+
+    /// The nominal depths in order, 1 to the maximum.
+    pub fn depths(&self) -> std::ops::RangeInclusive<i32> {
+        1..=self.max_depth
+    }
+
+    /// The depth this thread searches in iteration `depth` (see [`thread_depth`]), with the
+    /// root moves' scores kept as their previous scores.
+    pub fn start(&self, depth: i32, root_moves: &mut [RootMove<M>]) -> i32 {
+        for rm in root_moves.iter_mut() {
+            rm.prev_score = rm.score;
+        }
+        thread_depth(self.id, depth, self.max_depth)
+    }
+
+    /// Records an iteration completed to `depth` with `front` the best root move.
+    pub fn complete(&mut self, depth: u32, front: &RootMove<M>) {
+        self.completed = depth;
+        self.last.record(front);
+        self.stability.update(front.mv);
+    }
+
+    /// Whether deepening ends after a completed iteration: for a helper, once the main
+    /// thread is done; for the main thread, when `main_done` says so (a found mate, a
+    /// `go mate` answered) or when the soft time limit, scaled by the best move's
+    /// stability among `root_moves` moves, is reached.
+    pub fn done(
+        &self,
+        smp: &SmpShared,
+        control: &SearchControl,
+        scale: &TimeScale,
+        root_moves: usize,
+        main_done: impl FnOnce() -> bool,
+    ) -> bool {
+        if self.id == 0 {
+            main_done()
+                || control.soft_limit_reached(self.stability.time_percent(
+                    scale,
+                    root_moves,
+                    self.completed,
+                ))
+        } else {
+            smp.stopped()
+        }
+    }
+
+    /// The search's answer after the last iteration, `front` the best root move then (see
+    /// [`LastCompleted::outcome`]): its move, the reply to ponder on, and its score (the
+    /// previous iteration's, at least `floor`, when its last search was cut) in the form
+    /// `report` gives it.
+    pub fn outcome(
+        &self,
+        front: &RootMove<M>,
+        floor: i32,
+        nodes: u64,
+        report: impl FnOnce(i32) -> Score,
+    ) -> SearchOutcome<M> {
+        let best = self.last.outcome(front);
+        let score = if best.score > -INFINITE {
+            best.score
+        } else {
+            best.prev_score.max(floor)
+        };
+        SearchOutcome {
+            best: Some(best.mv),
+            ponder: best.pv.get(1).copied(),
+            score: report(score),
+            depth: self.completed,
+            nodes,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -209,6 +434,19 @@ mod tests {
         assert!(mate_search_done(18, Score::MatePlies(-4), 3));
         // A longer mate of its own keeps it going.
         assert!(!mate_search_done(40, Score::MatePlies(9), 3));
+    }
+
+    #[test]
+    fn a_found_mate_stops_the_deepening_past_its_scaled_distance() {
+        let stop = MateStop {
+            factor: 2,
+            margin: 6,
+        };
+        // A mate in 3 plies: done past depth 12.
+        assert!(!stop.reached(MATE - 3, 12));
+        assert!(stop.reached(MATE - 3, 13));
+        assert!(stop.reached(-(MATE - 3), 13));
+        assert!(!stop.reached(500, 60));
     }
 
     const ASPIRATION: Aspiration = Aspiration {

@@ -1,12 +1,24 @@
 //! The game-agnostic engine layer: search limits, the shared search control (stop flag,
-//! ponder state, soft and hard deadlines), and the plain structs a search reports.
+//! ponder state, soft and hard deadlines), the plain structs a search reports, and every
+//! part of an alpha-beta search that does not depend on the game.
 //!
 //! This layer knows no game and no protocol text. Games implement their searches against
 //! [`SearchControl`] and report [`SearchInfo`] / [`SearchOutcome`]; protocol modules format them.
+//!
+//! The shared search parts, generic over the game's move type and monomorphised:
+//! - [`searcher`]: what a searcher owns between searches (table, threads, per-thread tables);
+//! - [`smp`]: the Lazy SMP harness and the per-thread node counter;
+//! - [`deepening`]: iterative deepening at the root (windows, time, outcome);
+//! - [`node`]: one node's steps (table cut-off, stored bound, PV table, PVS, best move);
+//! - [`history`]: history and killer tables;
+//! - [`score`] and [`tt`]: mate scores and the transposition table.
 
 pub mod control;
 pub mod deepening;
+pub mod history;
+pub mod node;
 pub mod score;
+pub mod searcher;
 pub mod smp;
 pub mod tt;
 pub mod worker;

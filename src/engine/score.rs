@@ -99,6 +99,16 @@ impl<M: Copy> RootMove<M> {
             seldepth: 0,
         }
     }
+
+    /// Records a search of this move: its `score`, its line (the move, then `child_pv`, the
+    /// line below it) and the deepest ply reached.
+    pub fn record(&mut self, score: i32, child_pv: impl Iterator<Item = M>, seldepth: u32) {
+        self.score = score;
+        self.seldepth = seldepth;
+        self.pv.clear();
+        self.pv.push(self.mv);
+        self.pv.extend(child_pv);
+    }
 }
 
 #[cfg(test)]

@@ -40,23 +40,6 @@ use text::{piskvork, ucci, uci};
 /// The Xiangqi searcher the UCI and UCCI sessions drive.
 pub use crate::xiangqi::search::{HashProbe, SearchParams, Searcher};
 
-/// The search thread drives the searcher through the engine layer's game-agnostic trait.
-impl crate::engine::Search for Searcher {
-    type Game = crate::xiangqi::Game;
-    type Params = SearchParams;
-    type Move = crate::xiangqi::Move;
-
-    fn run(
-        &mut self,
-        game: &Self::Game,
-        params: &SearchParams,
-        control: &crate::engine::SearchControl,
-        report: &mut dyn FnMut(crate::engine::SearchInfo<Self::Move>),
-    ) -> crate::engine::SearchOutcome<Self::Move> {
-        self.search(game, params, control, report)
-    }
-}
-
 /// Name announced in `id name`.
 pub const ENGINE_NAME: &str = "Qilin";
 /// Version announced in `id name` / `id version`.

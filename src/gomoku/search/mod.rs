@@ -4,6 +4,10 @@
 //! reductions, a quiescence stage (static wins, forced blocks, optionally a short VCF), root
 //! VCF and VCT stages, and Lazy SMP.
 //!
+//! [`Searcher`] owns the table and the per-thread heuristic tables (the engine's
+//! [`SearchTables`]) and the threat searches' cache; the search thread drives it through its
+//! `impl Search`, here beside it.
+//!
 //! With one thread the search depends only on the board, the parameters, the table contents
 //! and the limits in nodes or depth, never on the clock: a fixed node count gives the same
 //! result every time.
@@ -17,9 +21,9 @@ pub mod trace;
 mod tree;
 pub mod weights;
 
+use crate::engine::history::{History, Killers};
 use crate::engine::score::{INFINITE, RootMove, mate_in, report_score};
-use crate::engine::smp::{SmpShared, lazy_smp};
-use crate::engine::tt::TranspositionTable;
+use crate::engine::searcher::{SearchShared, SearchTables, ThreadTables};
 use crate::engine::{Bound, Score, SearchControl, SearchInfo, SearchOutcome};
 use crate::gomoku::types::CELLS;
 use crate::gomoku::{Board, Cell};
@@ -77,61 +81,51 @@ impl Default for SearchParams {
 /// Per-thread move-ordering tables: kept between searches, cleared on a new game.
 pub struct Heuristics {
     /// `[colour][cell index]`.
-    pub history: Box<[[i32; CELLS]; 2]>,
+    pub history: Box<History<2, CELLS>>,
     /// Two moves per ply that caused a cutoff.
-    pub killers: Vec<[Option<Cell>; 2]>,
+    pub killers: Killers<Cell>,
 }
 
-impl Heuristics {
-    fn new() -> Heuristics {
+impl ThreadTables for Heuristics {
+    fn new_tables() -> Heuristics {
         Heuristics {
-            history: Box::new([[0; CELLS]; 2]),
-            killers: vec![[None; 2]; crate::engine::score::MAX_PLY + 4],
+            history: Box::new(History::new()),
+            killers: Killers::new(),
         }
     }
 
     fn clear(&mut self) {
-        for side in self.history.iter_mut() {
-            side.iter_mut().for_each(|h| *h = 0);
-        }
-        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        self.history.clear();
+        self.killers.clear();
     }
 
     /// Halves the history between searches.
     fn age(&mut self) {
-        for side in self.history.iter_mut() {
-            side.iter_mut().for_each(|h| *h /= 2);
-        }
-        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        self.history.age();
+        self.killers.clear();
     }
 }
 
-/// Data every search thread shares.
-pub(crate) struct Shared<'a> {
-    pub tt: &'a TranspositionTable,
-    pub control: &'a SearchControl,
-    /// The helpers' stop flag and the node count of all threads.
-    pub smp: SmpShared,
+/// What Gomoku adds to the data every search thread shares.
+pub(crate) struct GameShared {
     /// Quiescence VCF budget in nodes and four moves.
     pub qvcf: (u64, u32),
 }
 
+/// Data every search thread shares.
+pub(crate) type Shared<'a> = SearchShared<'a, GameShared>;
+
 /// The Gomoku searcher: owns its transposition table and heuristic tables. `Send`.
 pub struct Searcher {
-    tt: TranspositionTable,
-    threads: usize,
-    heuristics: Vec<Heuristics>,
+    tables: SearchTables<Heuristics>,
     cache: FailCache,
 }
 
 impl Searcher {
     /// A searcher with a table of `hash_mb` megabytes and `threads` search threads.
     pub fn new(hash_mb: usize, threads: usize) -> Searcher {
-        let threads = threads.clamp(1, 256);
         Searcher {
-            tt: TranspositionTable::new(hash_mb),
-            threads,
-            heuristics: (0..threads).map(|_| Heuristics::new()).collect(),
+            tables: SearchTables::new(hash_mb, threads),
             cache: FailCache::new(),
         }
     }
@@ -139,22 +133,17 @@ impl Searcher {
     /// Replaces the hash table with one of `mb` megabytes (its contents are lost). When the
     /// memory cannot be had, the old table stays and the error says so.
     pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), crate::engine::tt::TableAllocError> {
-        self.tt = TranspositionTable::try_new(mb)?;
-        Ok(())
+        self.tables.set_hash_mb(mb)
     }
 
     /// Sets the number of search threads (at least one).
     pub fn set_threads(&mut self, n: usize) {
-        self.threads = n.clamp(1, 256);
-        self.heuristics.resize_with(self.threads, Heuristics::new);
+        self.tables.set_threads(n);
     }
 
     /// Forgets everything learnt: for a new game.
     pub fn clear(&mut self) {
-        self.tt.clear();
-        for h in &mut self.heuristics {
-            h.clear();
-        }
+        self.tables.clear();
         self.cache.clear();
     }
 
@@ -190,20 +179,15 @@ impl Searcher {
                 nodes: 0,
             };
         }
-        self.tt.new_search();
-        if self.heuristics.len() != self.threads {
-            self.heuristics.resize_with(self.threads, Heuristics::new);
-        }
-        for h in &mut self.heuristics {
-            h.age();
-        }
+        self.tables.start_search();
         let us = pos.us();
-        let shared = Shared {
-            tt: &self.tt,
+        let shared = Shared::new(
+            &self.tables.tt,
             control,
-            smp: SmpShared::new(),
-            qvcf: (params.qvcf_nodes, params.qvcf_depth.min(16)),
-        };
+            GameShared {
+                qvcf: (params.qvcf_nodes, params.qvcf_depth.min(16)),
+            },
+        );
         let instant = |best: Cell,
                        score: i32,
                        pv: Vec<Cell>,
@@ -310,10 +294,8 @@ impl Searcher {
         }
 
         let shared_ref = &shared;
-        let outcome = lazy_smp(
-            &shared.smp,
-            control,
-            &mut self.heuristics,
+        shared.lazy_smp(
+            &mut self.tables.heuristics,
             |id, h| {
                 let mut moves = root_moves.clone();
                 // Helpers start from a different move order too.
@@ -326,14 +308,7 @@ impl Searcher {
                 let mut worker = Worker::new(shared_ref, pos.clone(), root_moves.clone(), h, 0);
                 worker.iterate(Some(report))
             },
-        );
-        let Some(outcome) = outcome else {
-            unreachable!("there is always at least one thread")
-        };
-        SearchOutcome {
-            nodes: shared.smp.nodes(),
-            ..outcome
-        }
+        )
     }
 }
 

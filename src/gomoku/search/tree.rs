@@ -1,6 +1,13 @@
 //! One search thread: iterative deepening with aspiration windows at the root, the principal
 //! variation search with the threat-state move generation, and a quiescence stage made of
 //! forced blocks and a short VCF.
+//!
+//! What is Gomoku's own lives here: the root and node move lists from the threat state, the
+//! reductions and prunings and their constants, the mate rule that ends the deepening, the
+//! table entries. The steps any game's search takes the same way (the deepening and
+//! aspiration loop, the root move bookkeeping, the table cut-off, PVS, the PV table, history
+//! and killers) are the engine's: [`crate::engine::deepening`], [`crate::engine::node`],
+//! [`crate::engine::history`].
 
 use super::eval::{EVAL_LIMIT, evaluate};
 use super::movegen::{
@@ -10,15 +17,19 @@ use super::pos::Pos;
 use super::threat::{FailCache, SubBudget, ThreatSearch, Tick};
 use super::{Heuristics, Shared, UNITS_PER_CP};
 use crate::engine::deepening::{
-    Aspiration, LastCompleted, Stability, TimeScale, Window, thread_depth,
+    Aspiration, Deepening, MateStop, RootSearch, RootStep, TimeScale, aspiration_search, root_info,
+    root_move_searched,
+};
+use crate::engine::history::{Quiets, history_bonus};
+use crate::engine::node::{
+    NodeBest, PvTable, late_move_reduction, node_bound, pvs_later_move, tt_cutoff,
 };
 use crate::engine::score::{
-    INFINITE, MATE_BOUND, MAX_PLY, RootMove, mate_in, mated_in, report_score, score_from_tt,
-    score_to_tt,
+    INFINITE, MATE_BOUND, MAX_PLY, RootMove, mate_in, mated_in, report_score, score_to_tt,
 };
 use crate::engine::smp::NodeCounter;
 use crate::engine::tt::{TtBound, TtData};
-use crate::engine::{Bound, SearchInfo, SearchOutcome};
+use crate::engine::{SearchInfo, SearchOutcome};
 use crate::gomoku::Cell;
 
 /// One thread's node counter: the engine layer's, publishing every 256 nodes.
@@ -37,6 +48,12 @@ const ASPIRATION: Aspiration = Aspiration {
     delta: 40,
     min_depth: 4,
     full_after: Some(600),
+};
+
+/// A found mate ends the deepening two plies past its distance.
+const MATE_STOP: MateStop = MateStop {
+    factor: 1,
+    margin: 2,
 };
 
 /// Share of the soft limit an iteration may end at, by the best move's stability.
@@ -63,10 +80,69 @@ pub(crate) struct Worker<'a> {
     h: &'a mut Heuristics,
     id: usize,
     seldepth: usize,
-    pv: Vec<[Option<Cell>; MAX_PLY + 1]>,
-    pv_len: [usize; MAX_PLY + 1],
+    pv: PvTable<Cell>,
     root_moves: Vec<RootMove<Cell>>,
     cache: FailCache,
+}
+
+impl RootSearch for Worker<'_> {
+    type Move = Cell;
+
+    /// One root search, with late-move reductions, each move's score and line kept in the
+    /// root moves.
+    fn search_root(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
+        let mut best = -INFINITE;
+        self.pv.clear(0);
+        let us = self.pos.us();
+        for i in 0..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            if self.ctr.tick() {
+                break;
+            }
+            let tactical = is_tactical(&self.pos, mv, us);
+            self.pos.play(mv);
+            let v;
+            if i == 0 {
+                v = -self.search(-beta, -alpha, depth - 1, 1, false);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && !tactical && i >= 3 {
+                    r = (lmr(depth, i) - 1).clamp(0, depth - 2);
+                }
+                v = pvs_later_move(
+                    |a, b, d, cut| self.search(a, b, d, 1, cut),
+                    alpha,
+                    beta,
+                    depth - 1,
+                    r,
+                    true,
+                    true,
+                );
+            }
+            self.pos.undo();
+            if self.ctr.stopped {
+                break;
+            }
+            best = best.max(v);
+            let record = |rm: &mut RootMove<Cell>| {
+                rm.record(v, self.pv.line(1), self.seldepth as u32);
+            };
+            let step =
+                root_move_searched(&mut self.root_moves, (0, i), v, &mut alpha, beta, record);
+            if step == RootStep::Cutoff {
+                break;
+            }
+        }
+        best
+    }
+
+    fn stopped(&self) -> bool {
+        self.ctr.stopped
+    }
+
+    fn root_moves(&mut self) -> &mut [RootMove<Cell>] {
+        &mut self.root_moves
+    }
 }
 
 impl<'a> Worker<'a> {
@@ -79,24 +155,15 @@ impl<'a> Worker<'a> {
     ) -> Worker<'a> {
         Worker {
             sh,
-            ctr: Counter::for_thread(&sh.smp, sh.control, id),
+            ctr: sh.counter(id),
             pos,
             h,
             id,
             seldepth: 0,
-            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
-            pv_len: [0; MAX_PLY + 1],
+            pv: PvTable::new(),
             root_moves,
             cache: FailCache::new(),
         }
-    }
-
-    fn update_pv(&mut self, ply: usize, mv: Cell) {
-        self.pv[ply][0] = Some(mv);
-        let n = self.pv_len[ply + 1].min(MAX_PLY - 1);
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        head[ply][1..=n].copy_from_slice(&tail[0][..n]);
-        self.pv_len[ply] = n + 1;
     }
 
     /// Iterative deepening; `report` is given to the main thread only.
@@ -106,153 +173,62 @@ impl<'a> Worker<'a> {
     ) -> SearchOutcome<Cell> {
         let control = self.sh.control;
         let max_depth = control.depth_limit().min(MAX_PLY as u32 - 16) as i32;
-        let mut completed = 0;
-        let mut stability = Stability::new(self.root_moves[0].mv);
-        let mut last_completed = LastCompleted::new();
-        let mut depth = 1;
-        while depth <= max_depth {
-            let search_depth = thread_depth(self.id, depth, max_depth);
-            for rm in &mut self.root_moves {
-                rm.prev_score = rm.score;
-            }
+        let mut deepening = Deepening::new(self.id, max_depth, self.root_moves[0].mv);
+        for depth in deepening.depths() {
+            let search_depth = deepening.start(depth, &mut self.root_moves);
             self.seldepth = 0;
-            let mut window = Window::new(self.root_moves[0].prev_score, search_depth, &ASPIRATION);
-            loop {
-                let v = self.search_root(window.alpha, window.beta, search_depth);
-                if self.ctr.stopped {
-                    break;
-                }
-                self.root_moves
-                    .sort_by_key(|rm| std::cmp::Reverse(rm.score));
-                if window.settle(v) {
-                    break;
-                }
-            }
+            aspiration_search(self, 0, search_depth, &ASPIRATION, |_, _, _| {});
             if self.ctr.stopped {
                 break;
             }
-            completed = search_depth as u32;
-            last_completed.record(&self.root_moves[0]);
-            let best = self.root_moves[0].mv;
+            deepening.complete(search_depth as u32, &self.root_moves[0]);
             self.sh.tt.store(
                 self.pos.board.hash(),
                 TtData {
-                    move_bits: best.to_bits(),
+                    move_bits: self.root_moves[0].mv.to_bits(),
                     score: score_to_tt(self.root_moves[0].score, 0),
                     eval: evaluate(&self.pos) as i16,
                     depth: search_depth.clamp(0, 120) as i8,
                     bound: TtBound::Exact,
                 },
             );
-            stability.update(best);
             if let Some(report) = report.as_mut() {
                 self.ctr.flush();
-                let rm = &self.root_moves[0];
-                report(SearchInfo {
-                    depth: search_depth as u32,
-                    seldepth: rm.seldepth.max(search_depth as u32),
-                    multipv: 1,
-                    score: report_score(rm.score, UNITS_PER_CP),
-                    bound: Bound::Exact,
-                    nodes: self.ctr.total(),
-                    time_ms: control.elapsed_ms(),
-                    hashfull: self.sh.tt.hashfull(),
-                    pv: rm.pv.clone(),
-                });
+                report(root_info(
+                    &self.root_moves[0],
+                    search_depth as u32,
+                    1,
+                    UNITS_PER_CP,
+                    self.ctr.total(),
+                    control.elapsed_ms(),
+                    self.sh.tt.hashfull(),
+                ));
             }
-            if self.id == 0 {
-                let score = self.root_moves[0].score;
-                if score.abs() >= MATE_BOUND
-                    && depth > (crate::engine::score::MATE - score.abs()) + 2
-                {
-                    break;
-                }
-                let scale = stability.time_percent(&TIME_SCALE, self.root_moves.len(), completed);
-                if control.soft_limit_reached(scale) {
-                    break;
-                }
-            } else if self.sh.smp.stopped() {
+            let score = self.root_moves[0].score;
+            let mate_found = || MATE_STOP.reached(score, depth);
+            if deepening.done(
+                &self.sh.smp,
+                control,
+                &TIME_SCALE,
+                self.root_moves.len(),
+                mate_found,
+            ) {
                 break;
             }
-            depth += 1;
         }
         self.ctr.flush();
-        let best = last_completed.outcome(&self.root_moves[0]);
-        let score = if best.score > -INFINITE {
-            best.score
-        } else {
-            best.prev_score.max(-INFINITE + 1)
-        };
-        SearchOutcome {
-            best: Some(best.mv),
-            ponder: best.pv.get(1).copied(),
-            score: if score <= -INFINITE + 1 {
-                crate::engine::Score::Cp(0)
-            } else {
-                report_score(score, UNITS_PER_CP)
+        deepening.outcome(
+            &self.root_moves[0],
+            -INFINITE + 1,
+            self.ctr.total(),
+            |score| {
+                if score <= -INFINITE + 1 {
+                    crate::engine::Score::Cp(0)
+                } else {
+                    report_score(score, UNITS_PER_CP)
+                }
             },
-            depth: completed,
-            nodes: self.ctr.total(),
-        }
-    }
-
-    fn search_root(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
-        let mut best = -INFINITE;
-        self.pv_len[0] = 0;
-        let us = self.pos.us();
-        for i in 0..self.root_moves.len() {
-            let mv = self.root_moves[i].mv;
-            if self.ctr.tick() {
-                break;
-            }
-            let tactical = is_tactical(&self.pos, mv, us);
-            self.pos.play(mv);
-            let mut v;
-            if i == 0 {
-                v = -self.search(-beta, -alpha, depth - 1, 1, false);
-            } else {
-                let mut r = 0;
-                if depth >= 3 && !tactical && i >= 3 {
-                    r = (lmr(depth, i) - 1).clamp(0, depth - 2);
-                }
-                v = -self.search(-alpha - 1, -alpha, depth - 1 - r, 1, true);
-                if v > alpha && r > 0 {
-                    v = -self.search(-alpha - 1, -alpha, depth - 1, 1, true);
-                }
-                if v > alpha && v < beta {
-                    v = -self.search(-beta, -alpha, depth - 1, 1, false);
-                }
-            }
-            self.pos.undo();
-            if self.ctr.stopped {
-                break;
-            }
-            if i == 0 || v > alpha {
-                let n = self.pv_len[1];
-                let rm = &mut self.root_moves[i];
-                rm.score = v;
-                rm.seldepth = self.seldepth as u32;
-                rm.pv.clear();
-                rm.pv.push(mv);
-                rm.pv.extend(self.pv[1][..n].iter().flatten());
-                if v > best {
-                    best = v;
-                }
-                if v > alpha {
-                    alpha = v;
-                    self.root_moves[..=i].rotate_right(1);
-                    if v >= beta {
-                        break;
-                    }
-                }
-            } else {
-                self.root_moves[i].score = -INFINITE;
-                if v > best {
-                    best = v;
-                }
-            }
-        }
-        best
+        )
     }
 
     fn search(&mut self, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, cut: bool) -> i32 {
@@ -260,14 +236,13 @@ impl<'a> Worker<'a> {
             return self.qsearch(alpha, beta, ply, 0);
         }
         let pv_node = beta - alpha > 1;
-        self.pv_len[ply] = 0;
+        self.pv.clear(ply);
         if self.ctr.tick() {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
         if let Some((plies, c)) = static_win(&mut self.pos) {
-            self.pv[ply][0] = Some(c);
-            self.pv_len[ply] = 1;
+            self.pv.set_single(ply, c);
             return mate_in(ply + plies);
         }
         if ply >= MAX_PLY - 8 {
@@ -293,16 +268,9 @@ impl<'a> Worker<'a> {
         if let Some(t) = tt
             && !pv_node
             && t.depth as i32 >= depth
+            && let Some(v) = tt_cutoff(&t, alpha, beta, ply)
         {
-            let v = score_from_tt(t.score, ply);
-            let usable = match t.bound {
-                TtBound::Exact => true,
-                TtBound::Lower => v >= beta,
-                TtBound::Upper => v <= alpha,
-            };
-            if usable {
-                return v;
-            }
+            return v;
         }
         let eval = match tt {
             Some(t) => t.eval as i32,
@@ -343,14 +311,14 @@ impl<'a> Worker<'a> {
                 });
             }
         }
-        let killers = self.h.killers[ply];
+        let killers = self.h.killers.get(ply);
         for m in moves.iter_mut() {
             let c = m.0;
             m.1 = if Some(c) == tt_move {
                 1 << 30
             } else {
-                let mut s =
-                    order_value(&self.pos, c, us) * 16 + self.h.history[us.index()][c.index()] / 16;
+                let mut s = order_value(&self.pos, c, us) * 16
+                    + self.h.history.get(us.index(), c.index()) / 16;
                 if Some(c) == killers[0] {
                     s += 3000;
                 } else if Some(c) == killers[1] {
@@ -360,14 +328,11 @@ impl<'a> Worker<'a> {
             };
         }
         moves.sort_unstable_by_key(|m| (std::cmp::Reverse(m.1), m.0.index()));
-        if ply + 2 < self.h.killers.len() {
-            self.h.killers[ply + 2] = [None, None];
-        }
+        self.h.killers.reset(ply + 2);
 
-        let mut best = -INFINITE;
-        let mut best_move = None;
+        let mut node = NodeBest::new(-INFINITE, alpha);
         let mut moves_done = 0usize;
-        let mut quiets: Vec<Cell> = Vec::with_capacity(32);
+        let mut quiets: Quiets<Cell, 32> = Quiets::new();
         let lmp_limit = 4 + 3 * (depth * depth) as usize;
         for &(mv, _) in &moves {
             let tactical = forced || !free || is_tactical(&self.pos, mv, us);
@@ -376,7 +341,7 @@ impl<'a> Worker<'a> {
                 && !tactical
                 && depth <= 3
                 && moves_done >= lmp_limit
-                && best > -MATE_BOUND
+                && node.score > -MATE_BOUND
             {
                 continue;
             }
@@ -387,76 +352,58 @@ impl<'a> Worker<'a> {
             } else {
                 depth - 1
             };
-            let mut v;
+            let v;
             if moves_done == 1 {
-                v = -self.search(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut);
+                v = -self.search(-beta, -node.alpha, new_depth, ply + 1, !pv_node && !cut);
             } else {
                 let mut r = 0;
                 if depth >= 3 && !tactical && Some(mv) != killers[0] && Some(mv) != killers[1] {
-                    r = lmr(depth, moves_done);
-                    if pv_node {
-                        r -= 1;
-                    }
-                    if cut {
-                        r += 1;
-                    }
-                    r -= self.h.history[us.index()][mv.index()] / 4000;
-                    r = r.clamp(0, new_depth - 1);
+                    let history = self.h.history.get(us.index(), mv.index());
+                    r = late_move_reduction(
+                        lmr(depth, moves_done),
+                        pv_node,
+                        cut,
+                        history / 4000,
+                        new_depth,
+                    );
                 }
-                v = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
-                if v > alpha && r > 0 {
-                    v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut);
-                }
-                if pv_node && v > alpha && v < beta {
-                    v = -self.search(-beta, -alpha, new_depth, ply + 1, false);
-                }
+                v = pvs_later_move(
+                    |a, b, d, cut| self.search(a, b, d, ply + 1, cut),
+                    node.alpha,
+                    beta,
+                    new_depth,
+                    r,
+                    pv_node,
+                    !cut,
+                );
             }
             self.pos.undo();
             if self.ctr.stopped {
                 return 0;
             }
-            if !tactical && quiets.len() < 32 {
+            if !tactical {
                 quiets.push(mv);
             }
-            if v > best {
-                best = v;
-                if v > alpha {
-                    best_move = Some(mv);
-                    if pv_node {
-                        self.update_pv(ply, mv);
-                    }
-                    if v >= beta {
-                        break;
-                    }
-                    alpha = v;
-                }
+            if node.take(v, mv, beta, pv_node.then_some(&mut self.pv), ply) {
+                break;
             }
         }
         if moves_done == 0 {
-            return alpha;
+            return node.alpha;
         }
+        let (best, best_move) = (node.score, node.mv);
         if best >= beta
             && let Some(bm) = best_move
         {
-            let bonus = (depth * depth * 16 + 32).min(2000);
-            let hist = &mut self.h.history[us.index()];
-            for &q in &quiets {
-                let e = &mut hist[q.index()];
-                let delta = if q == bm { bonus } else { -bonus };
-                *e += delta - *e * delta.abs() / 16_384;
-            }
-            if self.h.killers[ply][0] != Some(bm) {
-                self.h.killers[ply][1] = self.h.killers[ply][0];
-                self.h.killers[ply][0] = Some(bm);
-            }
+            let history = &mut self.h.history;
+            quiets.reward(
+                |q| q == bm,
+                history_bonus(depth, 16),
+                |q, bonus| history.update(us.index(), q.index(), bonus),
+            );
+            self.h.killers.add(ply, bm);
         }
-        let bound = if best >= beta {
-            TtBound::Lower
-        } else if pv_node && best_move.is_some() {
-            TtBound::Exact
-        } else {
-            TtBound::Upper
-        };
+        let bound = node_bound(best, beta, pv_node && best_move.is_some());
         self.sh.tt.store(
             key,
             TtData {
@@ -472,14 +419,13 @@ impl<'a> Worker<'a> {
 
     /// The quiescence stage: static wins, forced blocks, a short VCF, else the evaluation.
     fn qsearch(&mut self, alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
-        self.pv_len[ply] = 0;
+        self.pv.clear(ply);
         if self.ctr.tick() {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
         if let Some((plies, c)) = static_win(&mut self.pos) {
-            self.pv[ply][0] = Some(c);
-            self.pv_len[ply] = 1;
+            self.pv.set_single(ply, c);
             return mate_in(ply + plies);
         }
         if ply >= MAX_PLY - 8 || self.pos.board.is_full() {
@@ -493,14 +439,14 @@ impl<'a> Worker<'a> {
                 let v = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
                 self.pos.undo();
                 if beta - alpha > 1 && !self.ctr.stopped {
-                    self.update_pv(ply, c);
+                    self.pv.update(ply, c);
                 }
                 return v;
             }
             _ => {}
         }
         let us = self.pos.us();
-        let (qvcf_nodes, qvcf_depth) = self.sh.qvcf;
+        let (qvcf_nodes, qvcf_depth) = self.sh.game.qvcf;
         if qvcf_nodes > 0
             && four_cells(&self.pos, us) > 0
             && ply + 2 * qvcf_depth as usize + 2 < MAX_PLY

@@ -1,9 +1,11 @@
 //! The Xiangqi search: iterative deepening with aspiration windows over a principal
 //! variation search, quiescence, a shared transposition table and Lazy SMP.
 //!
-//! [`Searcher`] owns the table and the per-thread heuristic tables; `search` runs one search
-//! on the calling thread (plus helper threads when more than one is configured) and reports
-//! plain structs. With one thread and no randomness the search depends only on the game, the
+//! [`Searcher`] owns the table and the per-thread heuristic tables (the engine's
+//! [`SearchTables`]) and the evaluation network; `search` runs one search on the calling
+//! thread (plus helper threads when more than one is configured) and reports plain structs.
+//! The search thread drives it through its `impl Search` (the engine's game-agnostic trait),
+//! here beside it. With one thread and no randomness the search depends only on the game, the
 //! parameters, the table contents and the limits in nodes or depth, never on the clock, so a
 //! fixed node count gives the same result every time.
 
@@ -15,8 +17,8 @@ mod tree;
 pub mod weights;
 
 use crate::engine::score::{self, RootMove};
-use crate::engine::smp::{SmpShared, lazy_smp};
-use crate::engine::tt::{TranspositionTable, TtBound};
+use crate::engine::searcher::{SearchShared, SearchTables};
+use crate::engine::tt::TtBound;
 use crate::engine::{Bound, Score, SearchControl, SearchInfo, SearchOutcome};
 use crate::xiangqi::movegen::MoveList;
 use crate::xiangqi::nnue::Network;
@@ -66,14 +68,13 @@ pub struct HashProbe {
     pub upper: Option<(Score, u32)>,
 }
 
-/// Data every search thread shares.
-pub(crate) struct Shared<'a> {
-    pub tt: &'a TranspositionTable,
-    pub control: &'a SearchControl,
-    /// The helpers' stop flag and the node count of all threads.
-    pub smp: SmpShared,
+/// What Xiangqi adds to the data every search thread shares.
+pub(crate) struct GameShared<'a> {
+    /// MultiPV lines to search (at least 1, at most the root moves).
     pub multipv: usize,
+    /// Largest root-score noise in internal units (0: none).
     pub randomness: i32,
+    /// Seed of the root-score noise.
     pub seed: u64,
     /// Plies without a capture that draw the game (0 = no limit).
     pub no_capture_limit: u32,
@@ -81,11 +82,12 @@ pub(crate) struct Shared<'a> {
     pub network: Option<&'a Network>,
 }
 
+/// Data every search thread shares.
+pub(crate) type Shared<'a> = SearchShared<'a, GameShared<'a>>;
+
 /// The Xiangqi searcher: owns its transposition table and heuristic tables. `Send`.
 pub struct Searcher {
-    tt: TranspositionTable,
-    threads: usize,
-    heuristics: Vec<Box<Heuristics>>,
+    tables: SearchTables<Box<Heuristics>>,
     /// The evaluation network, `None` for the tuned evaluation (the default).
     network: Option<Arc<Network>>,
 }
@@ -98,11 +100,8 @@ pub(crate) fn report_score(v: i32) -> Score {
 impl Searcher {
     /// A searcher with a table of `hash_mb` megabytes and `threads` search threads.
     pub fn new(hash_mb: usize, threads: usize) -> Searcher {
-        let threads = threads.clamp(1, 256);
         Searcher {
-            tt: TranspositionTable::new(hash_mb),
-            threads,
-            heuristics: (0..threads).map(|_| Heuristics::new()).collect(),
+            tables: SearchTables::new(hash_mb, threads),
             network: None,
         }
     }
@@ -110,14 +109,12 @@ impl Searcher {
     /// Replaces the hash table with one of `mb` megabytes (its contents are lost). When the
     /// memory cannot be had, the old table stays and the error says so.
     pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), crate::engine::tt::TableAllocError> {
-        self.tt = TranspositionTable::try_new(mb)?;
-        Ok(())
+        self.tables.set_hash_mb(mb)
     }
 
     /// Sets the number of search threads (at least one).
     pub fn set_threads(&mut self, n: usize) {
-        self.threads = n.clamp(1, 256);
-        self.heuristics.resize_with(self.threads, Heuristics::new);
+        self.tables.set_threads(n);
     }
 
     /// Chooses the evaluation: `Some` network, or `None` for the tuned evaluation. The table
@@ -141,15 +138,12 @@ impl Searcher {
 
     /// Forgets everything learnt: for a new game or "Clear Hash".
     pub fn clear(&mut self) {
-        self.tt.clear();
-        for h in &mut self.heuristics {
-            h.clear();
-        }
+        self.tables.clear();
     }
 
     /// What the table holds for `pos`.
     pub fn probe(&self, pos: &Position) -> Option<HashProbe> {
-        let data = self.tt.probe(pos.key())?;
+        let data = self.tables.tt.probe(pos.key())?;
         let best = Move::from_bits(data.move_bits).filter(|&m| pos.is_legal(m));
         // Probed at the root (ply 0), so the stored mate distance needs no adjustment.
         let reported = report_score(data.score as i32);
@@ -196,13 +190,7 @@ impl Searcher {
             };
         }
 
-        self.tt.new_search();
-        if self.heuristics.len() != self.threads {
-            self.heuristics.resize_with(self.threads, Heuristics::new);
-        }
-        for h in &mut self.heuristics {
-            h.age();
-        }
+        self.tables.start_search();
         let seed = if params.randomness > 0 {
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -210,22 +198,21 @@ impl Searcher {
         } else {
             0
         };
-        let shared = Shared {
-            tt: &self.tt,
+        let shared = Shared::new(
+            &self.tables.tt,
             control,
-            smp: SmpShared::new(),
-            multipv: (params.multipv.max(1) as usize).min(allowed.len()),
-            randomness: (params.randomness.min(1000) as i32) * UNITS_PER_CP,
-            seed,
-            no_capture_limit: game.no_capture_limit(),
-            network: self.network.as_deref(),
-        };
+            GameShared {
+                multipv: (params.multipv.max(1) as usize).min(allowed.len()),
+                randomness: (params.randomness.min(1000) as i32) * UNITS_PER_CP,
+                seed,
+                no_capture_limit: game.no_capture_limit(),
+                network: self.network.as_deref(),
+            },
+        );
         let root_moves: Vec<RootMove<Move>> = allowed.iter().map(|&m| RootMove::new(m)).collect();
         let shared_ref = &shared;
-        let outcome = lazy_smp(
-            &shared.smp,
-            control,
-            &mut self.heuristics,
+        shared.lazy_smp(
+            &mut self.tables.heuristics,
             |id, h| {
                 let mut worker = Worker::new(shared_ref, root.clone(), root_moves.clone(), h, id);
                 worker.iterate(None);
@@ -236,14 +223,24 @@ impl Searcher {
                 control.wait_for_release();
                 outcome
             },
-        );
-        let Some(outcome) = outcome else {
-            unreachable!("there is always at least one thread")
-        };
-        SearchOutcome {
-            nodes: shared.smp.nodes(),
-            ..outcome
-        }
+        )
+    }
+}
+
+/// The search thread drives the searcher through the engine layer's game-agnostic trait.
+impl crate::engine::Search for Searcher {
+    type Game = Game;
+    type Params = SearchParams;
+    type Move = Move;
+
+    fn run(
+        &mut self,
+        game: &Game,
+        params: &SearchParams,
+        control: &SearchControl,
+        report: &mut dyn FnMut(SearchInfo<Move>),
+    ) -> SearchOutcome<Move> {
+        self.search(game, params, control, report)
     }
 }
 

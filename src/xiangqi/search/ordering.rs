@@ -1,15 +1,17 @@
 //! Move ordering: the hash move, then captures by MVV-LVA (the ones that lose material by
 //! SEE go last), killers, the countermove, and quiet moves by history.
+//!
+//! [`Heuristics`] holds one thread's tables: the engine's history and killer tables
+//! ([`crate::engine::history`]) indexed by piece and target square, and Xiangqi's own
+//! countermoves, continuation history and correction history.
 
 use super::correction::Correction;
 use super::see::{SEE_VALUE, see, value_on};
-use crate::engine::score::MAX_PLY;
+use crate::engine::history::{History, Killers, gravity};
+use crate::engine::searcher::ThreadTables;
 use crate::xiangqi::Position;
 use crate::xiangqi::movegen::{MAX_MOVES, MoveList};
 use crate::xiangqi::types::{Move, Piece, SQUARES};
-
-/// Largest magnitude of a history score.
-pub const HISTORY_MAX: i32 = 16_384;
 
 const TT_MOVE: i32 = 1 << 30;
 const GOOD_CAPTURE: i32 = 1 << 28;
@@ -21,9 +23,9 @@ const BAD_CAPTURE: i32 = -(1 << 24);
 /// game.
 pub struct Heuristics {
     /// `[moved piece code][target square]`, within `±HISTORY_MAX`.
-    pub history: [[i32; SQUARES]; 16],
+    pub history: History<16, SQUARES>,
     /// Two quiet moves per ply that caused a cutoff.
-    pub killers: [[Option<Move>; 2]; MAX_PLY + 2],
+    pub killers: Killers<Move>,
     /// The quiet reply that refuted a move, by `[moved piece code][target square]` of that move.
     pub counter: [[Option<Move>; SQUARES]; 16],
     /// Continuation history: how well a quiet move (piece, target) did after an earlier move
@@ -46,8 +48,8 @@ impl Heuristics {
     /// Empty tables.
     pub fn new() -> Box<Heuristics> {
         Box::new(Heuristics {
-            history: [[0; SQUARES]; 16],
-            killers: [[None; 2]; MAX_PLY + 2],
+            history: History::new(),
+            killers: Killers::new(),
             counter: [[None; SQUARES]; 16],
             cont: vec![0; CONT_BLOCK * CONT_BLOCK],
             correction: Correction::new(),
@@ -56,8 +58,8 @@ impl Heuristics {
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        self.history = [[0; SQUARES]; 16];
-        self.killers = [[None; 2]; MAX_PLY + 2];
+        self.history.clear();
+        self.killers.clear();
         self.counter = [[None; SQUARES]; 16];
         self.cont.fill(0);
         self.correction.clear();
@@ -68,7 +70,7 @@ impl Heuristics {
     #[inline]
     pub fn quiet_score(&self, piece: Piece, mv: Move, cont: &[Option<usize>; 2]) -> i32 {
         let within = piece.code() * SQUARES + mv.to().index();
-        let mut s = self.history[piece.code()][mv.to().index()];
+        let mut s = self.history.get(piece.code(), mv.to().index());
         for base in cont.iter().flatten() {
             s += self.cont[base + within] as i32;
         }
@@ -79,43 +81,33 @@ impl Heuristics {
     /// continuation histories.
     #[inline]
     pub fn update_quiet(&mut self, piece: Piece, mv: Move, bonus: i32, cont: &[Option<usize>; 2]) {
-        self.update_history(piece, mv, bonus);
+        self.history.update(piece.code(), mv.to().index(), bonus);
         let within = piece.code() * SQUARES + mv.to().index();
-        let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
         for base in cont.iter().flatten() {
             let h = &mut self.cont[base + within];
-            let v = *h as i32;
-            *h = (v + b - v * b.abs() / HISTORY_MAX) as i16;
+            *h = gravity(*h as i32, bonus) as i16;
         }
     }
 
     /// Ages the history between searches so old knowledge fades.
     pub fn age(&mut self) {
-        for row in self.history.iter_mut() {
-            for h in row.iter_mut() {
-                *h /= 2;
-            }
-        }
-        self.killers = [[None; 2]; MAX_PLY + 2];
+        self.history.age();
+        self.killers.clear();
+    }
+}
+
+/// The search threads' own tables, for the searcher's [`SearchTables`](crate::engine::searcher::SearchTables).
+impl ThreadTables for Box<Heuristics> {
+    fn new_tables() -> Self {
+        Heuristics::new()
     }
 
-    /// Adds `bonus` (negative for a malus) to a history entry, with gravity towards zero so
-    /// the entry stays within `±HISTORY_MAX`.
-    #[inline]
-    pub fn update_history(&mut self, piece: Piece, mv: Move, bonus: i32) {
-        let h = &mut self.history[piece.code()][mv.to().index()];
-        let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        *h += b - *h * b.abs() / HISTORY_MAX;
+    fn clear(&mut self) {
+        Heuristics::clear(self);
     }
 
-    /// Records a quiet move that caused a cutoff at `ply`.
-    #[inline]
-    pub fn add_killer(&mut self, ply: usize, mv: Move) {
-        let k = &mut self.killers[ply];
-        if k[0] != Some(mv) {
-            k[1] = k[0];
-            k[0] = Some(mv);
-        }
+    fn age(&mut self) {
+        Heuristics::age(self);
     }
 }
 
@@ -193,7 +185,8 @@ impl Picker {
             } else if !pos.piece_at(mv.to()).is_empty() {
                 GOOD_CAPTURE + mvv_lva(pos, mv)
             } else {
-                h.history[pos.piece_at(mv.from()).code()][mv.to().index()]
+                h.history
+                    .get(pos.piece_at(mv.from()).code(), mv.to().index())
             };
         }
         Picker {

@@ -1,5 +1,12 @@
 //! One search thread: iterative deepening at the root, the principal variation search and
 //! quiescence, with the repetition verdicts inside the tree.
+//!
+//! What is Xiangqi's own lives here: MultiPV and root noise, the repetition rules, null
+//! move, ProbCut, razoring, futility and SEE pruning with their constants, check
+//! extensions, the network's accumulators, the correction history and the table entries.
+//! The steps any game's search takes the same way (the deepening and aspiration loop, the
+//! root move bookkeeping, the table cut-off, PVS, the PV table, history and killers) are the
+//! engine's: [`crate::engine::deepening`], [`crate::engine::node`], [`crate::engine::history`].
 
 use super::correction::CorrectionKeys;
 use super::eval::evaluate;
@@ -7,7 +14,12 @@ use super::ordering::{Heuristics, OrderContext, Picker, cont_base};
 use super::see::{SEE_VALUE, see, value_on};
 use super::{Shared, UNITS_PER_CP, info_line};
 use crate::engine::deepening::{
-    Aspiration, LastCompleted, Stability, TimeScale, Window, mate_search_done, thread_depth,
+    Aspiration, Deepening, MateStop, RootSearch, RootStep, TimeScale, aspiration_search,
+    mate_search_done, root_info, root_move_searched,
+};
+use crate::engine::history::{Quiets, history_bonus};
+use crate::engine::node::{
+    NodeBest, PvTable, late_move_reduction, node_bound, pvs_later_move, tt_cutoff,
 };
 use crate::engine::score::{
     INFINITE, MATE, MATE_BOUND, MAX_PLY, RootMove, mate_in, mated_in, score_from_tt, score_to_tt,
@@ -106,6 +118,12 @@ const ASPIRATION: Aspiration = Aspiration {
     full_after: None,
 };
 
+/// A found mate needs no deeper search once the depth covers it twice over (and six plies).
+const MATE_STOP: MateStop = MateStop {
+    factor: 2,
+    margin: 6,
+};
+
 /// The share of the soft time limit an iteration may end at, by the best move's stability.
 const TIME_SCALE: TimeScale = TimeScale {
     single_move: 10,
@@ -157,8 +175,7 @@ pub(crate) struct Worker<'a> {
     seldepth: usize,
     root_depth: i32,
     stack: Vec<Frame>,
-    pv: Vec<[Option<Move>; MAX_PLY + 1]>,
-    pv_len: [usize; MAX_PLY + 1],
+    pv: PvTable<Move>,
     /// Keys of the game's positions, then of the path from the root: `keys[i]` after `i` plies.
     keys: Vec<u64>,
     /// Whether the ply leading to `keys[i]` was a null move.
@@ -170,6 +187,82 @@ pub(crate) struct Worker<'a> {
     nmp_min_ply: usize,
     /// The network's accumulators along the current line, when the network evaluates.
     nnue: Option<AccumulatorStack>,
+}
+
+impl RootSearch for Worker<'_> {
+    type Move = Move;
+
+    /// One root search: the first line's moves from the first not yet decided (MultiPV),
+    /// with late-move reductions, each move's score and line kept in the root moves.
+    fn search_root(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
+        let mut best = -INFINITE;
+        let in_check = self.pos.in_check();
+        self.pv.clear(0);
+        let first = self.pv_index;
+        for i in first..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            let capture = !self.pos.piece_at(mv.to()).is_empty();
+            self.count_node();
+            self.make(0, mv);
+            let gives_check = self.pos.in_check();
+            let new_depth = depth - 1 + gives_check as i32;
+            let mut v;
+            if i == first {
+                v = -self.search(-beta, -alpha, new_depth, 1, false);
+            } else {
+                let moves_done = i - first + 1;
+                let mut r = 0;
+                if depth >= 3 && !capture && !gives_check && !in_check && moves_done > 3 {
+                    r = (LMR[depth.min(63) as usize][moves_done.min(63)] as i32 - 1)
+                        .clamp(0, new_depth - 1);
+                }
+                v = pvs_later_move(
+                    |a, b, d, cut| self.search(a, b, d, 1, cut),
+                    alpha,
+                    beta,
+                    new_depth,
+                    r,
+                    true,
+                    false,
+                );
+            }
+            self.unmake();
+            if self.counter.stopped {
+                break;
+            }
+            if v.abs() < MATE_BOUND {
+                v += self.noise(mv);
+            }
+            // A new best moves to the front of the lines still to decide.
+            let record = |rm: &mut RootMove<Move>| {
+                rm.record(v, self.pv.line(1), self.seldepth as u32);
+            };
+            match root_move_searched(
+                &mut self.root_moves,
+                (first, i),
+                v,
+                &mut alpha,
+                beta,
+                record,
+            ) {
+                RootStep::FailedLow => {}
+                RootStep::Kept => best = best.max(v),
+                RootStep::Cutoff => {
+                    best = best.max(v);
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    fn stopped(&self) -> bool {
+        self.counter.stopped
+    }
+
+    fn root_moves(&mut self) -> &mut [RootMove<Move>] {
+        &mut self.root_moves
+    }
 }
 
 impl<'a> Worker<'a> {
@@ -188,18 +281,17 @@ impl<'a> Worker<'a> {
         keys.push(pos.key());
         let root_index = keys.len() - 1;
         let nulls = vec![false; keys.len()];
-        let nnue = sh.network.map(|net| AccumulatorStack::new(net, &pos));
+        let nnue = sh.game.network.map(|net| AccumulatorStack::new(net, &pos));
         Worker {
             sh,
             pos,
             h,
             id,
-            counter: NodeCounter::for_thread(&sh.smp, sh.control, id),
+            counter: sh.counter(id),
             seldepth: 0,
             root_depth: 0,
             stack: vec![EMPTY_FRAME; MAX_PLY + 4],
-            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
-            pv_len: [0; MAX_PLY + 1],
+            pv: PvTable::new(),
             keys,
             nulls,
             root_index,
@@ -238,15 +330,6 @@ impl<'a> Worker<'a> {
         self.nulls.push(false);
     }
 
-    /// Makes `mv` followed by the child's principal variation the PV at `ply`.
-    fn update_pv(&mut self, ply: usize, mv: Move) {
-        self.pv[ply][0] = Some(mv);
-        let n = self.pv_len[ply + 1];
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        head[ply][1..=n].copy_from_slice(&tail[0][..n]);
-        self.pv_len[ply] = n + 1;
-    }
-
     #[inline]
     fn unmake(&mut self) {
         if let Some(stack) = &mut self.nnue {
@@ -261,7 +344,7 @@ impl<'a> Worker<'a> {
     /// network's when one is set, else the tuned evaluation.
     #[inline]
     fn evaluate(&mut self) -> i32 {
-        match (self.sh.network, &mut self.nnue) {
+        match (self.sh.game.network, &mut self.nnue) {
             (Some(net), Some(stack)) => {
                 (stack.evaluate(net, &self.pos) * UNITS_PER_CP).clamp(-NNUE_LIMIT, NNUE_LIMIT)
             }
@@ -270,14 +353,14 @@ impl<'a> Worker<'a> {
     }
 
     fn noise(&self, mv: Move) -> i32 {
-        if self.sh.randomness == 0 {
+        if self.sh.game.randomness == 0 {
             return 0;
         }
-        let mut z = self.sh.seed ^ (mv.bits() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.sh.game.seed ^ (mv.bits() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z ^= z >> 31;
-        let span = 2 * self.sh.randomness as u64 + 1;
-        (z % span) as i32 - self.sh.randomness
+        let span = 2 * self.sh.game.randomness as u64 + 1;
+        (z % span) as i32 - self.sh.game.randomness
     }
 
     /// The static evaluation of the position (the table's when it holds one), and the same
@@ -346,58 +429,37 @@ impl<'a> Worker<'a> {
     ) -> SearchOutcome<Move> {
         let control = self.sh.control;
         let max_depth = control.depth_limit().min(MAX_PLY as u32 - 8) as i32;
-        let multipv = self.sh.multipv;
-        let mut completed = 0;
-        let mut stability = Stability::new(self.root_moves[0].mv);
-        let mut last_completed = LastCompleted::new();
+        let multipv = self.sh.game.multipv;
+        let mut deepening = Deepening::new(self.id, max_depth, self.root_moves[0].mv);
         self.order_root_moves();
-        let mut depth = 1;
-        while depth <= max_depth {
+        for depth in deepening.depths() {
             // Helpers skip some depths so the threads spread over the tree.
-            let search_depth = thread_depth(self.id, depth, max_depth);
-            for rm in &mut self.root_moves {
-                rm.prev_score = rm.score;
-            }
+            let search_depth = deepening.start(depth, &mut self.root_moves);
             for pv_index in 0..multipv {
                 self.pv_index = pv_index;
                 self.seldepth = 0;
                 self.root_depth = search_depth;
-                let prev = self.root_moves[pv_index].prev_score;
-                let mut window = Window::new(prev, search_depth, &ASPIRATION);
-                loop {
-                    let v = self.search_root(window.alpha, window.beta, search_depth);
-                    if self.counter.stopped {
-                        break;
-                    }
-                    self.root_moves[pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-                    let failed_high = v >= window.beta;
-                    if window.settle(v) {
-                        break;
-                    }
-                    // A long search whose window failed tells the GUI the bound it has
-                    // while the window widens.
+                // A long search whose window failed tells the GUI the bound it has while
+                // the window widens.
+                let bound_report = |w: &mut Self, v: i32, bound: Bound| {
                     if let Some(report) = report.as_mut()
                         && control.elapsed_ms() >= BOUND_REPORT_AFTER_MS
                     {
-                        self.flush_nodes();
-                        let rm = &self.root_moves[pv_index];
+                        w.flush_nodes();
                         report(info_line(
                             search_depth as u32,
-                            (self.seldepth as u32).max(search_depth as u32),
+                            (w.seldepth as u32).max(search_depth as u32),
                             pv_index as u32 + 1,
                             v,
-                            if failed_high {
-                                Bound::Lower
-                            } else {
-                                Bound::Upper
-                            },
-                            self.total_nodes(),
+                            bound,
+                            w.total_nodes(),
                             control,
-                            self.sh.tt.hashfull(),
-                            rm.pv.clone(),
+                            w.sh.tt.hashfull(),
+                            w.root_moves[pv_index].pv.clone(),
                         ));
                     }
-                }
+                };
+                aspiration_search(self, pv_index, search_depth, &ASPIRATION, bound_report);
                 if self.counter.stopped {
                     break;
                 }
@@ -406,14 +468,12 @@ impl<'a> Worker<'a> {
             if self.counter.stopped {
                 break;
             }
-            completed = depth as u32;
-            last_completed.record(&self.root_moves[0]);
-            let best = self.root_moves[0].mv;
+            deepening.complete(depth as u32, &self.root_moves[0]);
             let root_eval = (!self.pos.in_check()).then(|| self.evaluate());
             self.store(
                 self.pos.key(),
                 node_entry(
-                    Some(best),
+                    Some(self.root_moves[0].mv),
                     self.root_moves[0].score,
                     0,
                     root_eval,
@@ -421,59 +481,46 @@ impl<'a> Worker<'a> {
                     TtBound::Exact,
                 ),
             );
-            stability.update(best);
             if let Some(report) = report.as_mut() {
                 self.flush_nodes();
                 let nodes = self.total_nodes();
                 let hashfull = self.sh.tt.hashfull();
                 for (i, rm) in self.root_moves[..multipv].iter().enumerate() {
-                    report(info_line(
+                    report(root_info(
+                        rm,
                         search_depth as u32,
-                        rm.seldepth.max(search_depth as u32),
                         i as u32 + 1,
-                        rm.score,
-                        Bound::Exact,
+                        UNITS_PER_CP,
                         nodes,
-                        control,
+                        control.elapsed_ms(),
                         hashfull,
-                        rm.pv.clone(),
                     ));
                 }
             }
-            if self.id == 0 {
-                let score = self.root_moves[0].score;
-                // A found mate needs no deeper search once the depth covers it twice over.
-                if score.abs() >= MATE_BOUND && depth > 2 * (MATE - score.abs()) + 6 {
-                    break;
-                }
-                if let Some(moves) = control.mate_limit()
-                    && mate_search_done(depth, super::report_score(score), moves)
-                {
-                    break;
-                }
-                let scale = stability.time_percent(&TIME_SCALE, self.root_moves.len(), completed);
-                if control.soft_limit_reached(scale) {
-                    break;
-                }
-            } else if self.sh.smp.stopped() {
+            let score = self.root_moves[0].score;
+            let main_done = || {
+                MATE_STOP.reached(score, depth)
+                    || control.mate_limit().is_some_and(|moves| {
+                        mate_search_done(depth, super::report_score(score), moves)
+                    })
+            };
+            if deepening.done(
+                &self.sh.smp,
+                control,
+                &TIME_SCALE,
+                self.root_moves.len(),
+                main_done,
+            ) {
                 break;
             }
-            depth += 1;
         }
         self.flush_nodes();
-        let best = last_completed.outcome(&self.root_moves[0]);
-        let score = if best.score > -INFINITE {
-            best.score
-        } else {
-            best.prev_score.max(-MATE)
-        };
-        SearchOutcome {
-            best: Some(best.mv),
-            ponder: best.pv.get(1).copied(),
-            score: super::report_score(score),
-            depth: completed,
-            nodes: self.total_nodes(),
-        }
+        deepening.outcome(
+            &self.root_moves[0],
+            -MATE,
+            self.total_nodes(),
+            super::report_score,
+        )
     }
 
     /// Orders the root moves once before the first iteration: captures by SEE, then the rest.
@@ -495,68 +542,6 @@ impl<'a> Worker<'a> {
         self.root_moves = keyed.into_iter().map(|(_, rm)| rm).collect();
     }
 
-    fn search_root(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
-        let mut best = -INFINITE;
-        let in_check = self.pos.in_check();
-        self.pv_len[0] = 0;
-        let first = self.pv_index;
-        for i in first..self.root_moves.len() {
-            let mv = self.root_moves[i].mv;
-            let capture = !self.pos.piece_at(mv.to()).is_empty();
-            self.count_node();
-            self.make(0, mv);
-            let gives_check = self.pos.in_check();
-            let new_depth = depth - 1 + gives_check as i32;
-            let mut v;
-            if i == first {
-                v = -self.search(-beta, -alpha, new_depth, 1, false);
-            } else {
-                let moves_done = i - first + 1;
-                let mut r = 0;
-                if depth >= 3 && !capture && !gives_check && !in_check && moves_done > 3 {
-                    r = (LMR[depth.min(63) as usize][moves_done.min(63)] as i32 - 1)
-                        .clamp(0, new_depth - 1);
-                }
-                v = -self.search(-alpha - 1, -alpha, new_depth - r, 1, true);
-                if v > alpha && r > 0 {
-                    v = -self.search(-alpha - 1, -alpha, new_depth, 1, false);
-                }
-                if v > alpha && v < beta {
-                    v = -self.search(-beta, -alpha, new_depth, 1, false);
-                }
-            }
-            self.unmake();
-            if self.counter.stopped {
-                break;
-            }
-            if v.abs() < MATE_BOUND {
-                v += self.noise(mv);
-            }
-            if i == first || v > alpha {
-                let mut pv = vec![mv];
-                pv.extend(self.pv[1][..self.pv_len[1]].iter().flatten().copied());
-                let rm = &mut self.root_moves[i];
-                rm.score = v;
-                rm.pv = pv;
-                rm.seldepth = self.seldepth as u32;
-                if v > best {
-                    best = v;
-                }
-                if v > alpha {
-                    alpha = v;
-                    // Move the new best to the front of the lines still to decide.
-                    self.root_moves[first..=i].rotate_right(1);
-                    if v >= beta {
-                        break;
-                    }
-                }
-            } else {
-                self.root_moves[i].score = -INFINITE;
-            }
-        }
-        best
-    }
-
     fn search(
         &mut self,
         mut alpha: i32,
@@ -569,7 +554,7 @@ impl<'a> Worker<'a> {
             return self.qsearch(alpha, beta, ply, 0);
         }
         let pv_node = beta - alpha > 1;
-        self.pv_len[ply] = 0;
+        self.pv.clear(ply);
         self.count_node();
         if self.counter.stopped {
             return 0;
@@ -580,7 +565,7 @@ impl<'a> Worker<'a> {
         if let Some(v) = self.repetition(ply) {
             return v;
         }
-        let limit = self.sh.no_capture_limit;
+        let limit = self.sh.game.no_capture_limit;
         if limit > 0 && self.pos.halfmove_clock() >= limit {
             return 0;
         }
@@ -601,16 +586,9 @@ impl<'a> Worker<'a> {
         if let Some(t) = tt
             && !pv_node
             && t.depth as i32 >= depth
+            && let Some(v) = tt_cutoff(&t, alpha, beta, ply)
         {
-            let v = score_from_tt(t.score, ply);
-            let usable = match t.bound {
-                TtBound::Exact => true,
-                TtBound::Lower => v >= beta,
-                TtBound::Upper => v <= alpha,
-            };
-            if usable {
-                return v;
-            }
+            return v;
         }
 
         // The static evaluation as computed (kept in the table), and corrected by what the
@@ -635,7 +613,7 @@ impl<'a> Worker<'a> {
         };
         self.stack[ply].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
-        self.h.killers[ply + 2] = [None, None];
+        self.h.killers.reset(ply + 2);
 
         if !pv_node && !in_check && eval.abs() < MATE_BOUND {
             // Reverse futility pruning.
@@ -767,17 +745,15 @@ impl<'a> Worker<'a> {
         ];
         let ctx = OrderContext {
             tt_move,
-            killers: self.h.killers[ply],
+            killers: self.h.killers.get(ply),
             counter,
             cont,
         };
         let mut picker = Picker::new(&self.pos, list, &ctx, self.h);
 
-        let mut best = -INFINITE;
-        let mut best_move = None;
+        let mut node = NodeBest::new(-INFINITE, alpha);
         let mut moves_done = 0;
-        let mut quiets: [Option<(Piece, Move)>; 64] = [None; 64];
-        let mut quiet_count = 0;
+        let mut quiets: Quiets<(Piece, Move), 64> = Quiets::new();
         let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
 
         while let Some((mv, order)) = picker.next_move() {
@@ -786,7 +762,7 @@ impl<'a> Worker<'a> {
             let refutation = Picker::is_refutation_score(order);
             let bad_capture = capture && Picker::is_bad_capture_score(order);
             // Shallow-depth pruning, decided before the move is made.
-            let may_prune = !pv_node && !in_check && best > -MATE_BOUND;
+            let may_prune = !pv_node && !in_check && node.score > -MATE_BOUND;
             if may_prune
                 && capture
                 && depth <= 6
@@ -798,9 +774,9 @@ impl<'a> Worker<'a> {
             }
             // Late move, futility and history pruning of quiet moves that do not check.
             if may_prune && !capture && !refutation {
-                let history = self.h.history[piece.code()][mv.to().index()];
+                let history = self.h.history.get(piece.code(), mv.to().index());
                 let prune = moves_done as i32 >= lmp_limit
-                    || (depth <= 8 && eval + 120 + 100 * depth <= alpha)
+                    || (depth <= 8 && eval + 120 + 100 * depth <= node.alpha)
                     || (depth <= 3 && history < -3000 * depth);
                 if prune && !self.pos.move_gives_check(mv) {
                     continue;
@@ -819,74 +795,67 @@ impl<'a> Worker<'a> {
                 extension = safe as i32;
             }
             let new_depth = depth - 1 + extension;
-            let mut v;
+            let v;
             if moves_done == 1 {
-                v = -self.search(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut_node);
+                v = -self.search(
+                    -beta,
+                    -node.alpha,
+                    new_depth,
+                    ply + 1,
+                    !pv_node && !cut_node,
+                );
             } else {
                 let mut r = 0;
                 if depth >= 3 && !capture && !gives_check && !in_check && !refutation {
-                    r = LMR[depth.min(63) as usize][moves_done.min(63)] as i32;
-                    if pv_node {
-                        r -= 1;
-                    }
-                    if cut_node {
-                        r += 1;
-                    }
-                    if !improving {
-                        r += 1;
-                    }
-                    r -= self.h.history[piece.code()][mv.to().index()] / 6000;
-                    r = r.clamp(0, new_depth - 1);
+                    let base = LMR[depth.min(63) as usize][moves_done.min(63)] as i32;
+                    let history = self.h.history.get(piece.code(), mv.to().index());
+                    r = late_move_reduction(
+                        base + !improving as i32,
+                        pv_node,
+                        cut_node,
+                        history / 6000,
+                        new_depth,
+                    );
                 }
-                v = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
-                if v > alpha && r > 0 {
-                    v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
-                }
-                if pv_node && v > alpha && v < beta {
-                    v = -self.search(-beta, -alpha, new_depth, ply + 1, false);
-                }
+                v = pvs_later_move(
+                    |a, b, d, cut| self.search(a, b, d, ply + 1, cut),
+                    node.alpha,
+                    beta,
+                    new_depth,
+                    r,
+                    pv_node,
+                    !cut_node,
+                );
             }
             self.unmake();
             if self.counter.stopped {
                 return 0;
             }
-            if !capture && quiet_count < quiets.len() {
-                quiets[quiet_count] = Some((piece, mv));
-                quiet_count += 1;
+            if !capture {
+                quiets.push((piece, mv));
             }
-            if v > best {
-                best = v;
-                if v > alpha {
-                    best_move = Some(mv);
-                    if pv_node {
-                        self.update_pv(ply, mv);
-                    }
-                    if v >= beta {
-                        break;
-                    }
-                    alpha = v;
-                }
+            if node.take(v, mv, beta, pv_node.then_some(&mut self.pv), ply) {
+                break;
             }
         }
 
         if moves_done == 0 {
             // Every move was pruned: a fail low at the static estimate.
-            return alpha;
+            return node.alpha;
         }
+        let (best, best_move) = (node.score, node.mv);
 
         if best >= beta
             && let Some(bm) = best_move
             && self.pos.piece_at(bm.to()).is_empty()
         {
-            let bonus = (depth * depth * 32 + 64).min(4000);
-            for &(p, m) in quiets[..quiet_count].iter().flatten() {
-                if m == bm {
-                    self.h.update_quiet(p, m, bonus, &cont);
-                } else {
-                    self.h.update_quiet(p, m, -bonus, &cont);
-                }
-            }
-            self.h.add_killer(ply, bm);
+            let h = &mut *self.h;
+            quiets.reward(
+                |(_, m)| m == bm,
+                history_bonus(depth, 32),
+                |(p, m), bonus| h.update_quiet(p, m, bonus, &cont),
+            );
+            self.h.killers.add(ply, bm);
             if let Some(pm) = prev.mv {
                 self.h.counter[prev.piece.code()][pm.to().index()] = Some(bm);
             }
@@ -901,13 +870,7 @@ impl<'a> Worker<'a> {
             self.h.correction.update(keys, depth, best, static_eval);
         }
 
-        let bound = if best >= beta {
-            TtBound::Lower
-        } else if pv_node && best_move.is_some() {
-            TtBound::Exact
-        } else {
-            TtBound::Upper
-        };
+        let bound = node_bound(best, beta, pv_node && best_move.is_some());
         self.store(
             key,
             node_entry(
@@ -924,7 +887,7 @@ impl<'a> Worker<'a> {
 
     fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: u32) -> i32 {
         let pv_node = beta - alpha > 1;
-        self.pv_len[ply] = 0;
+        self.pv.clear(ply);
         self.count_node();
         if self.counter.stopped {
             return 0;
@@ -940,20 +903,13 @@ impl<'a> Worker<'a> {
         let tt = self.sh.tt.probe(key);
         if let Some(t) = tt
             && !pv_node
+            && let Some(v) = tt_cutoff(&t, alpha, beta, ply)
         {
-            let v = score_from_tt(t.score, ply);
-            let usable = match t.bound {
-                TtBound::Exact => true,
-                TtBound::Lower => v >= beta,
-                TtBound::Upper => v <= alpha,
-            };
-            if usable {
-                return v;
-            }
+            return v;
         }
         let tt_move = tt.and_then(|t| Move::from_bits(t.move_bits));
 
-        let mut best;
+        let best;
         let stand;
         let mut raw_stand = -INFINITE;
         let mut list = MoveList::new();
@@ -974,7 +930,7 @@ impl<'a> Worker<'a> {
             self.pos.generate_pseudo(&mut list, GenType::Captures);
         }
         let mut picker = Picker::new_quiescence(&self.pos, list, tt_move, self.h);
-        let mut best_move = None;
+        let mut node = NodeBest::new(best, alpha);
         // The captures (every move when in check), then at the first quiescence ply the quiet
         // checks: a quiet check can mate, and the reply to a null move is searched here, so
         // without them a mate threat such as a cannon lining up behind a screen stays hidden
@@ -989,7 +945,7 @@ impl<'a> Worker<'a> {
                     // Delta pruning (even winning the piece cannot reach alpha) and SEE
                     // pruning (the capture loses material), except for checks: a capture
                     // that checks may mate, whatever it wins or loses.
-                    let hopeless = stand + victim + 200 <= alpha;
+                    let hopeless = stand + victim + 200 <= node.alpha;
                     let losing = !hopeless && {
                         let attacker = self
                             .pos
@@ -1026,30 +982,17 @@ impl<'a> Worker<'a> {
             };
             self.count_node();
             self.make(ply, mv);
-            let v = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
+            let v = -self.qsearch(-beta, -node.alpha, ply + 1, qply + 1);
             self.unmake();
             if self.counter.stopped {
                 return 0;
             }
-            if v > best {
-                best = v;
-                if v > alpha {
-                    best_move = Some(mv);
-                    if pv_node {
-                        self.update_pv(ply, mv);
-                    }
-                    if v >= beta {
-                        break;
-                    }
-                    alpha = v;
-                }
+            if node.take(v, mv, beta, pv_node.then_some(&mut self.pv), ply) {
+                break;
             }
         }
-        let bound = if best >= beta {
-            TtBound::Lower
-        } else {
-            TtBound::Upper
-        };
+        let (best, best_move) = (node.score, node.mv);
+        let bound = node_bound(best, beta, false);
         self.store(
             key,
             node_entry(
