@@ -3,7 +3,7 @@
 //! and analyse both games in a browser.
 //!
 //! Shape: a few request threads take requests from [`tiny_http`]; each game is a
-//! [`Session`] with its own searcher; searches run on their own threads and report back by
+//! `Session` with its own searcher; searches run on their own threads and report back by
 //! locking their session; the page follows its game over server-sent events. Limits: request
 //! bodies ([`MAX_BODY`]), sessions (`--sessions`, each with a `--hash` MB table), searches at
 //! once (`--searches`) and event streams; an idle session ends after `--idle` seconds.

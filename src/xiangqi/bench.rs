@@ -46,7 +46,7 @@ pub fn bench(depth: Option<u32>) -> BenchReport {
     bench_with(depth, None)
 }
 
-/// [`bench`] with the evaluation network `network` (`None`: the tuned evaluation).
+/// [`bench()`] with the evaluation network `network` (`None`: the tuned evaluation).
 pub fn bench_with(depth: Option<u32>, network: Option<Arc<Network>>) -> BenchReport {
     let depth = depth.unwrap_or(DEFAULT_DEPTH).max(1);
     let mut searcher = Searcher::new(BENCH_HASH_MB, 1);
