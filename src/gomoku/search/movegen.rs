@@ -4,6 +4,7 @@
 use super::eval::line_sum;
 use super::pos::Pos;
 use super::weights::{ORDER_CELL, ORDER_LINE};
+use crate::gomoku::pattern::HALF_WINDOW;
 use crate::gomoku::{Cell, Color, Rule, Threat};
 
 /// Number of empty cells where `color` makes a four of any kind (a five point after it).
@@ -209,9 +210,22 @@ pub fn defences(pos: &mut Pos, us: Color) -> Vec<Cell> {
     let them = us.flip();
     let mut tries = Vec::new();
     pos.cells_with(them, Threat::Block4, &mut tries);
+    // Where the open-four points are decided by the line patterns alone (not caro, whose
+    // check plays the four; not renju black, whose forbidden points a distant stone can
+    // change), a stone can only take away an open-four point whose line windows hold it.
+    // A try out of reach of some open-four point leaves it standing: no need to play it.
+    let targets: Vec<Cell> = if is_caro(pos) || renju_black(pos, them) {
+        Vec::new()
+    } else {
+        tries
+            .iter()
+            .copied()
+            .filter(|&c| pos.board.threat(c, them) == Threat::Flex4)
+            .collect()
+    };
     let mut out = Vec::new();
     for d in tries {
-        if forbidden_for(pos, d, us) {
+        if forbidden_for(pos, d, us) || !targets.iter().all(|&f| in_line_window(f, d)) {
             continue;
         }
         pos.play_as(d, us);
@@ -222,6 +236,15 @@ pub fn defences(pos: &mut Pos, us: Color) -> Vec<Cell> {
         }
     }
     out
+}
+
+/// True when a stone on `other` is inside one of the line windows that decide `cell`'s
+/// patterns (the same cell, or on a common line at most [`HALF_WINDOW`] away).
+#[inline]
+pub fn in_line_window(cell: Cell, other: Cell) -> bool {
+    let dx = cell.x().abs_diff(other.x());
+    let dy = cell.y().abs_diff(other.y());
+    (dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= HALF_WINDOW
 }
 
 /// Move-ordering value of `cell` for `us`: the pair of both sides' classes there (attack and
@@ -244,4 +267,105 @@ pub fn order_value(pos: &Pos, cell: Cell, us: Color) -> i32 {
 pub fn is_tactical(pos: &Pos, cell: Cell, us: Color) -> bool {
     let b = &pos.board;
     b.threat(cell, us) >= Threat::Flex3 || b.threat(cell, us.flip()) >= Threat::Flex3
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gomoku::Board;
+    use rand::rngs::Xoshiro256PlusPlus;
+    use rand::{RngExt, SeedableRng};
+
+    /// The defences found by trying every cell where the opponent makes a four, without the
+    /// reach filter: what [`defences`] returned before it.
+    fn defences_by_trial(pos: &mut Pos, us: Color) -> Vec<Cell> {
+        let them = us.flip();
+        let mut tries = Vec::new();
+        pos.cells_with(them, Threat::Block4, &mut tries);
+        tries
+            .into_iter()
+            .filter(|&d| {
+                if forbidden_for(pos, d, us) {
+                    return false;
+                }
+                pos.play_as(d, us);
+                let ok = !threatens_open_four(pos, them);
+                pos.undo();
+                ok
+            })
+            .collect()
+    }
+
+    #[test]
+    fn line_window_reach() {
+        let at = |x, y| Cell::from_xy(x, y).expect("on the board");
+        assert!(in_line_window(at(7, 7), at(7, 7)));
+        assert!(in_line_window(at(7, 7), at(12, 7)));
+        assert!(in_line_window(at(7, 7), at(2, 12)));
+        assert!(!in_line_window(at(7, 7), at(13, 7)));
+        assert!(!in_line_window(at(7, 7), at(8, 9)));
+        assert!(!in_line_window(at(7, 7), at(1, 1)));
+    }
+
+    /// Along random games under every rule, at each position where the opponent threatens
+    /// an open four, the filtered defences are exactly the ones found by trying every four
+    /// point of the opponent.
+    #[test]
+    fn filtered_defences_equal_the_full_trial() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(32);
+        let mut checked = [0usize; 5];
+        let rules = [
+            Rule::Freestyle,
+            Rule::Standard,
+            Rule::Renju,
+            Rule::Caro,
+            Rule::CaroExact,
+        ];
+        for (r, rule) in rules.into_iter().enumerate() {
+            for game in 0..60 {
+                let size = if game % 2 == 0 { 15 } else { 20 };
+                let Ok(board) = Board::new(size, size, rule) else {
+                    panic!("a {size}x{size} board is valid");
+                };
+                let mut pos = Pos::new(&board);
+                for _ in 0..size * size / 2 {
+                    if pos.board.threat_count(Color::Black, Threat::Five) > 0
+                        || pos.board.threat_count(Color::White, Threat::Five) > 0
+                    {
+                        break;
+                    }
+                    let us = pos.us();
+                    if threatens_open_four(&mut pos, us.flip()) {
+                        let fast = defences(&mut pos, us);
+                        let full = defences_by_trial(&mut pos, us);
+                        assert_eq!(fast, full, "{rule:?} position {:?}", pos.board);
+                        checked[r] += 1;
+                    }
+                    let mut cells = Vec::new();
+                    pos.for_each_candidate(|c| {
+                        if !forbidden_for(&pos, c, us) {
+                            cells.push(c);
+                        }
+                    });
+                    if cells.is_empty() {
+                        break;
+                    }
+                    // Mostly near the threats, so that open threes come often.
+                    let mut strong: Vec<Cell> = cells
+                        .iter()
+                        .copied()
+                        .filter(|&c| pos.board.threat(c, us) >= Threat::Flex2)
+                        .collect();
+                    if strong.is_empty() || rng.random_range(0..4) == 0 {
+                        strong = cells;
+                    }
+                    let c = strong[rng.random_range(0..strong.len())];
+                    pos.play(c);
+                }
+            }
+        }
+        for (r, n) in checked.iter().enumerate() {
+            assert!(*n >= 100, "{:?}: only {n} positions checked", rules[r]);
+        }
+    }
 }
