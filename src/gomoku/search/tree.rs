@@ -333,13 +333,13 @@ impl<'a> Worker<'a> {
         let mut node = NodeBest::new(-INFINITE, alpha);
         let mut moves_done = 0usize;
         let mut quiets: Quiets<Cell, 32> = Quiets::new();
-        let lmp_limit = 4 + 3 * (depth * depth) as usize;
+        let lmp_limit = 3 + (depth * depth) as usize;
         for &(mv, _) in &moves {
             let tactical = forced || !free || is_tactical(&self.pos, mv, us);
             if !pv_node
                 && free
                 && !tactical
-                && depth <= 3
+                && depth <= 5
                 && moves_done >= lmp_limit
                 && node.score > -MATE_BOUND
             {
