@@ -15,15 +15,24 @@
 //! weights and then held, so the fitted weights keep its units (which the search's margins
 //! assume). The result is printed as the evaluation tables of
 //! `src/gomoku/search/weights.rs` (to `--out`, default stdout).
+//!
+//! Each position is weighted with its table set (`TableSet`: renju with black to move, renju
+//! with white to move, every other rule), and all sets are fitted together; only the sets the
+//! data reaches are printed, the general one as the `CELL`, `LINE`, `COUNTS` and `TEMPO`
+//! constants and a renju one as an `EvalTables` constant of its name.
 
 #[path = "common/tuning.rs"]
 mod tuning;
 
 use qilin::gomoku::search::pos::Pos;
 use qilin::gomoku::search::trace::{
-    CELL_BASE, CLASSES, COUNT_BASE, FEATURES, LINE_BASE, LINE_CODES, TEMPO_INDEX, feature_name,
-    trace, weight_vector,
+    CELL_BASE, CLASSES, COUNT_BASE, FEATURES, LINE_BASE, LINE_CODES, TABLE_SETS, TEMPO_INDEX,
+    TableSet, feature_name, trace, weight_vector,
 };
+
+/// Weights of every table set, set after set (`set * FEATURES + feature`).
+const ALL_WEIGHTS: usize = TABLE_SETS * FEATURES;
+type Weights = Vec<f64>;
 use qilin::gomoku::{Board, Cell, Color, Rule};
 
 struct Config {
@@ -65,8 +74,8 @@ fn parse_args() -> Result<Config, String> {
     Ok(cfg)
 }
 
-/// One position: its non-zero feature counts (index, count) from the side to move's view,
-/// and the label for that side.
+/// One position: its non-zero feature counts (index into the flat vector of all sets' weights,
+/// count) from the side to move's view, and the label for that side.
 struct Sample {
     counts: Vec<(u16, f64)>,
     result: f64,
@@ -92,12 +101,14 @@ fn parse_line(line: &str) -> Option<Sample> {
     let black_score: f64 = score.parse().ok()?;
     let black_to_move = board.side_to_move() == Color::Black;
     let pos = Pos::new(&board);
+    let (set, counts) = trace(&pos);
+    let base = set.index() * FEATURES;
     Some(Sample {
-        counts: trace(&pos)
+        counts: counts
             .iter()
             .enumerate()
             .filter(|(_, c)| **c != 0)
-            .map(|(i, &c)| (i as u16, f64::from(c)))
+            .map(|(i, &c)| ((base + i) as u16, f64::from(c)))
             .collect(),
         result: if black_to_move {
             black_result
@@ -116,14 +127,14 @@ fn sigmoid(x: f64, k: f64) -> f64 {
     1.0 / (1.0 + (-x / k).exp())
 }
 
-fn evaluate(sample: &Sample, w: &[f64; FEATURES]) -> f64 {
+fn evaluate(sample: &Sample, w: &[f64]) -> f64 {
     sample.counts.iter().map(|&(i, c)| c * w[i as usize]).sum()
 }
 
 /// Mean squared error against the labels, and its gradient.
-fn loss(data: &[Sample], w: &[f64; FEATURES], k: f64, lambda: f64) -> (f64, [f64; FEATURES]) {
+fn loss(data: &[Sample], w: &[f64], k: f64, lambda: f64) -> (f64, Weights) {
     let mut total = 0.0;
-    let mut grad = [0.0; FEATURES];
+    let mut grad = vec![0.0; ALL_WEIGHTS];
     for s in data {
         let label = lambda * s.result + (1.0 - lambda) * sigmoid(s.score, k);
         let p = sigmoid(evaluate(s, w), k);
@@ -140,7 +151,7 @@ fn loss(data: &[Sample], w: &[f64; FEATURES], k: f64, lambda: f64) -> (f64, [f64
 }
 
 /// The logistic scale that best fits the results with the current weights.
-fn fit_k(data: &[Sample], w: &[f64; FEATURES]) -> f64 {
+fn fit_k(data: &[Sample], w: &[f64]) -> f64 {
     let mut best = (f64::MAX, 100.0);
     let mut k = 20.0;
     while k <= 2000.0 {
@@ -153,47 +164,64 @@ fn fit_k(data: &[Sample], w: &[f64; FEATURES]) -> f64 {
     best.1
 }
 
-/// Features the tuner leaves alone: the line pair with no pattern for either side.
+/// Weights the tuner leaves alone: each set's line pair with no pattern for either side.
 fn frozen(i: usize) -> bool {
-    i == LINE_BASE + LINE_CODES * LINE_CODES - 1
+    i % FEATURES == LINE_BASE + LINE_CODES * LINE_CODES - 1
 }
 
 /// Adds the pull towards the starting weights to a loss and its gradient.
-fn regularise(
-    l2: f64,
-    w: &[f64; FEATURES],
-    start: &[f64; FEATURES],
-    loss: &mut f64,
-    grad: &mut [f64; FEATURES],
-) {
-    for i in 0..FEATURES {
+fn regularise(l2: f64, w: &[f64], start: &[f64], loss: &mut f64, grad: &mut [f64]) {
+    for i in 0..w.len() {
         let d = (w[i] - start[i]) / 100.0;
         *loss += l2 * d * d;
         grad[i] += 2.0 * l2 * d / 100.0;
     }
 }
 
-fn render(w: &[i32; FEATURES]) -> String {
-    let row = |start: usize, len: usize, width: usize| {
+/// One table set's weights as Rust source: the general set as its four constants, another
+/// as an `EvalTables` constant named after the set.
+fn render(set: TableSet, w: &[i32]) -> String {
+    let row = |start: usize, len: usize, width: usize, indent: &str| {
         let items: Vec<String> = w[start..start + len]
             .iter()
             .map(|v| format!("{v:>width$}"))
             .collect();
-        format!("    [{}],\n", items.join(", "))
+        format!("{indent}    [{}],\n", items.join(", "))
     };
-    let mut text = String::from("#[rustfmt::skip]\npub const CELL: [[i32; 14]; 14] = [\n");
+    let general = set == TableSet::General;
+    let indent = if general { "" } else { "    " };
+    let open = |name: &str, field: &str, ty: &str| {
+        if general {
+            format!("#[rustfmt::skip]\npub const {name}: {ty} = [\n")
+        } else {
+            format!("    #[rustfmt::skip]\n    {field}: [\n")
+        }
+    };
+    let close = if general { "];\n\n" } else { "    ],\n" };
+    let mut text = String::new();
+    if !general {
+        text += &format!("pub const {}: EvalTables = EvalTables {{\n", set.name());
+    }
+    text += &open("CELL", "cell", "[[i32; 14]; 14]");
     for ours in 0..CLASSES {
-        text += &row(CELL_BASE + ours * CLASSES, CLASSES, 4);
+        text += &row(CELL_BASE + ours * CLASSES, CLASSES, 4, indent);
     }
-    text += "];\n\n#[rustfmt::skip]\npub const LINE: [[i32; 16]; 16] = [\n";
+    text += close;
+    text += &open("LINE", "line", "[[i32; 16]; 16]");
     for ours in 0..LINE_CODES {
-        text += &row(LINE_BASE + ours * LINE_CODES, LINE_CODES, 4);
+        text += &row(LINE_BASE + ours * LINE_CODES, LINE_CODES, 4, indent);
     }
-    text += "];\n\n#[rustfmt::skip]\npub const COUNTS: [[i32; 6]; 4] = [\n";
+    text += close;
+    text += &open("COUNTS", "counts", "[[i32; 6]; 4]");
     for kind in 0..4 {
-        text += &row(COUNT_BASE + kind * 6, 6, 0);
+        text += &row(COUNT_BASE + kind * 6, 6, 0, indent);
     }
-    text += &format!("];\n\npub const TEMPO: i32 = {};\n", w[TEMPO_INDEX]);
+    text += close;
+    if general {
+        text += &format!("pub const TEMPO: i32 = {};\n", w[TEMPO_INDEX]);
+    } else {
+        text += &format!("    tempo: {},\n}};\n", w[TEMPO_INDEX]);
+    }
     text
 }
 
@@ -202,21 +230,33 @@ fn main() {
     let cfg = parse_args().unwrap_or_else(|e| tuning::fail(TOOL, &e));
     let data = tuning::load(&cfg.data, parse_line).unwrap_or_else(|e| tuning::fail(TOOL, &e));
     let valid = tuning::load(&cfg.valid, parse_line).unwrap_or_else(|e| tuning::fail(TOOL, &e));
+    let mut per_set = [0usize; TABLE_SETS];
+    for s in &data {
+        if let Some(&(i, _)) = s.counts.first() {
+            per_set[i as usize / FEATURES] += 1;
+        }
+    }
     eprintln!("{} positions", data.len());
-    let start = weight_vector();
-    let start_f = start.map(f64::from);
-    let mut w: [f64; FEATURES] = start_f;
+    for set in TableSet::ALL {
+        eprintln!("  {:<12} {}", set.name(), per_set[set.index()]);
+    }
+    let start: Vec<i32> = TableSet::ALL
+        .iter()
+        .flat_map(|&set| weight_vector(set))
+        .collect();
+    let start_f: Weights = start.iter().map(|&v| f64::from(v)).collect();
+    let mut w = start_f.clone();
     let k = fit_k(&data, &w);
     let (initial, _) = loss(&data, &w, k, cfg.lambda);
     eprintln!("K = {k:.1}, initial loss {initial:.6}");
-    let report_valid = |w: &[f64; FEATURES], when: &str| {
+    let report_valid = |w: &[f64], when: &str| {
         if !valid.is_empty() {
             let (l, _) = loss(&valid, w, k, cfg.lambda);
             eprintln!("validation loss {when}: {l:.6} ({} positions)", valid.len());
         }
     };
     report_valid(&w, "before");
-    let mut adam = tuning::Adam::new(FEATURES, cfg.rate);
+    let mut adam = tuning::Adam::new(ALL_WEIGHTS, cfg.rate);
     for epoch in 1..=cfg.epochs {
         let (mut l, mut g) = loss(&data, &w, k, cfg.lambda);
         regularise(cfg.l2, &w, &start_f, &mut l, &mut g);
@@ -228,18 +268,28 @@ fn main() {
     let (last, _) = loss(&data, &w, k, cfg.lambda);
     eprintln!("final loss {last:.6} (initial {initial:.6})");
     report_valid(&w, "after");
-    let rounded: [i32; FEATURES] = w.map(|x| x.round() as i32);
-    for i in 0..FEATURES {
-        if rounded[i] != start[i] {
-            eprintln!(
-                "{:<28} {:>6} -> {:>6}",
-                feature_name(i),
-                start[i],
-                rounded[i]
-            );
+    let rounded: Vec<i32> = w.iter().map(|x| x.round() as i32).collect();
+    let mut text = String::new();
+    for set in TableSet::ALL {
+        if per_set[set.index()] == 0 {
+            continue;
         }
+        let base = set.index() * FEATURES;
+        for i in 0..FEATURES {
+            if rounded[base + i] != start[base + i] {
+                eprintln!(
+                    "{} {:<28} {:>6} -> {:>6}",
+                    set.name(),
+                    feature_name(i),
+                    start[base + i],
+                    rounded[base + i]
+                );
+            }
+        }
+        text += &format!("// {}\n", set.name());
+        text += &render(set, &rounded[base..base + FEATURES]);
+        text += "\n";
     }
-    let text = render(&rounded);
     if let Err(e) = tuning::write_text(cfg.out.as_deref(), &text) {
         tuning::fail(TOOL, &e);
     }

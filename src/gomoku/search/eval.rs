@@ -6,13 +6,14 @@
 //!
 //! One walk, [`evaluation_terms`], names every term by its feature index ([`features`]) to a
 //! [`Sink`]: the search's sink here adds the weights, the tuner's ([`super::trace`]) counts the
-//! features, so the evaluation is exactly the tuner's counts times [`features::WEIGHTS`].
+//! features, so the evaluation is exactly the tuner's counts times the row of
+//! [`features::WEIGHTS`] for the position's [`features::TableSet`] (by rule and side to move).
 
 pub mod features;
 
 use super::pos::Pos;
 use crate::gomoku::{Board, Cell, Color, Threat};
-use features::WEIGHTS;
+use features::{TableSet, WEIGHTS};
 
 /// A pattern word with no pattern in any direction (a renju-forbidden cell's).
 pub const NO_PATTERNS: u16 = 0xFFFF;
@@ -108,19 +109,31 @@ pub fn evaluation_terms<S: Sink>(pos: &Pos, sink: &mut S) {
     sink.feature(features::TEMPO_INDEX);
 }
 
-/// The search's sink: the sum of the weights.
-struct Sum(i32);
+/// The table set `pos` is evaluated with (by its rule and side to move).
+#[inline(always)]
+pub fn table_set(pos: &Pos) -> TableSet {
+    TableSet::of(pos.board.rule(), pos.us())
+}
 
-impl Sink for Sum {
+/// The search's sink: the sum of one table set's weights.
+struct Sum<'w> {
+    weights: &'w [i32; features::FEATURES],
+    total: i32,
+}
+
+impl Sink for Sum<'_> {
     #[inline(always)]
     fn feature(&mut self, index: usize) {
-        self.0 += WEIGHTS[index];
+        self.total += self.weights[index];
     }
 }
 
 /// The position from the side to move's point of view.
 pub fn evaluate(pos: &Pos) -> i32 {
-    let mut sum = Sum(0);
+    let mut sum = Sum {
+        weights: &WEIGHTS[table_set(pos).index()],
+        total: 0,
+    };
     evaluation_terms(pos, &mut sum);
-    sum.0.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    sum.total.clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }

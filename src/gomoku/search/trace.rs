@@ -1,22 +1,22 @@
 //! The evaluation as counts times weights, for tuning: [`trace`] counts, for one position,
-//! how often each feature of [`super::eval::features`] enters [`super::eval::evaluate`], so
-//! that the evaluation (before its clamp) is the dot product of the counts with
-//! [`weight_vector`]. The counts come from the evaluation's own walk
+//! how often each feature of [`super::eval::features`] enters [`super::eval::evaluate`] and
+//! which table set it is weighted with, so that the evaluation (before its clamp) is the dot
+//! product of the counts with that set's [`weight_vector`]. The counts come from the evaluation's own walk
 //! ([`super::eval::evaluation_terms`]) and the weights from its own feature list; a test
 //! checks the dot product against the evaluation. The feature layout is re-exported here for
 //! the tuner (`examples/gomoku_tune.rs`).
 
-use super::eval::{Sink, evaluation_terms};
+use super::eval::{Sink, evaluation_terms, table_set};
 use super::pos::Pos;
 
 pub use super::eval::features::{
-    CELL_BASE, CLASSES, COUNT_BASE, COUNT_FEATURES, FEATURES, LINE_BASE, LINE_CODES, TEMPO_INDEX,
-    WEIGHTS, feature_name,
+    CELL_BASE, CLASSES, COUNT_BASE, COUNT_FEATURES, FEATURES, LINE_BASE, LINE_CODES, TABLE_SETS,
+    TEMPO_INDEX, TableSet, WEIGHTS, feature_name,
 };
 
-/// The weights in feature order (a copy of [`WEIGHTS`]).
-pub fn weight_vector() -> [i32; FEATURES] {
-    WEIGHTS
+/// One table set's weights in feature order (a copy of its row of [`WEIGHTS`]).
+pub fn weight_vector(set: TableSet) -> [i32; FEATURES] {
+    WEIGHTS[set.index()]
 }
 
 /// The tuner's sink: how often each feature enters.
@@ -28,11 +28,12 @@ impl Sink for Recorder {
     }
 }
 
-/// How often each feature enters the evaluation of `pos` (side to move's view).
-pub fn trace(pos: &Pos) -> [i32; FEATURES] {
+/// The table set `pos` is evaluated with, and how often each feature enters its evaluation
+/// (side to move's view).
+pub fn trace(pos: &Pos) -> (TableSet, [i32; FEATURES]) {
     let mut recorder = Recorder([0; FEATURES]);
     evaluation_terms(pos, &mut recorder);
-    recorder.0
+    (table_set(pos), recorder.0)
 }
 
 #[cfg(test)]
@@ -43,7 +44,6 @@ mod tests {
 
     #[test]
     fn counts_times_weights_is_the_evaluation() {
-        let weights = weight_vector();
         let mut state = 0x2545_f491_4f6c_dd1du64;
         let mut next = move || {
             state ^= state << 13;
@@ -67,7 +67,9 @@ mod tests {
                     }
                 }
                 let pos = Pos::new(&board);
-                let counts = trace(&pos);
+                let (set, counts) = trace(&pos);
+                assert_eq!(set, TableSet::of(rule, board.side_to_move()));
+                let weights = weight_vector(set);
                 let dot: i32 = counts.iter().zip(weights).map(|(c, w)| c * w).sum();
                 assert_eq!(dot.clamp(-EVAL_LIMIT, EVAL_LIMIT), evaluate(&pos));
                 checked += 1;

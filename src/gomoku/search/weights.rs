@@ -7,8 +7,16 @@
 //! other games (0.1992 with the previous tables). The move-ordering tables (`ORDER_CELL`,
 //! `ORDER_LINE`) were fitted by `examples/gomoku_policy_tune` (300 epochs) to the moves played
 //! in the same positions: the played move is ranked first in 38.0% of the held-out positions
-//! (27.2% with the hand-set tables). Renju positions were not in the data: the tables' renju
-//! entries (forbidden classes) keep their hand-set values.
+//! (27.2% with the hand-set tables). Renju positions were not in that data.
+//!
+//! Renju has sets of its own, one per colour to move ([`RENJU_BLACK`], [`RENJU_WHITE`]; the
+//! evaluation picks a set with `eval::features::TableSet`, and `examples/gomoku_tune` fits
+//! every set its data reaches). They are copies of [`GENERAL`] for now: the first fit
+//! (`--lambda 1.0 --epochs 300 --l2 0.003` on 42,100 renju 15x15 positions, 22,742 from
+//! `examples/gomoku_datagen --rule 4 --size 15 --games 2500 --nodes 8000 --threads 1 --seed
+//! 2501` and 19,358 from 696 self-play games at 100 ms a turn) lowered the held-out loss on
+//! datagen games (0.1617 to 0.1521) but raised it on match games, and lost in renju
+//! self-play at 100 ms a turn: -111.9 [-178.3, -52.7], SPRT H0 after 122 games.
 //! Units: reported centipawn-like points (an open three on the board is worth about 100).
 //! Indices are [`Pattern`](crate::gomoku::Pattern) and [`Threat`](crate::gomoku::Threat)
 //! discriminants.
@@ -74,6 +82,35 @@ pub const COUNTS: [[i32; 6]; 4] = [
 
 /// A flat bonus for having the move.
 pub const TEMPO: i32 = 62;
+
+/// One complete set of evaluation tables (see [`CELL`], [`LINE`], [`COUNTS`], [`TEMPO`] for
+/// what each holds); the evaluation picks one set per position by rule and side to move
+/// (`eval::features::TableSet`).
+#[derive(Clone, Copy, Debug)]
+pub struct EvalTables {
+    /// Per candidate cell, by both sides' classes there.
+    pub cell: [[i32; 14]; 14],
+    /// Per line through a candidate cell, by both sides' patterns on it.
+    pub line: [[i32; 16]; 16],
+    /// By how many three and four points each side has.
+    pub counts: [[i32; 6]; 4],
+    /// For having the move.
+    pub tempo: i32,
+}
+
+/// The tables for freestyle, standard and caro (and any rule without a set of its own).
+pub const GENERAL: EvalTables = EvalTables {
+    cell: CELL,
+    line: LINE,
+    counts: COUNTS,
+    tempo: TEMPO,
+};
+
+/// The tables for renju with black to move: for now the general ones (see the file's header).
+pub const RENJU_BLACK: EvalTables = GENERAL;
+
+/// The tables for renju with white to move: for now the general ones (see the file's header).
+pub const RENJU_WHITE: EvalTables = GENERAL;
 
 /// Move ordering: value of a candidate cell for the mover by its combined class there and
 /// the opponent's (`ORDER_CELL[ours][theirs]`, indices are `Threat`): attack plus defence.

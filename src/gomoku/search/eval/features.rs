@@ -5,8 +5,8 @@
 //! feature's weight from [`WEIGHTS`] (the tables of [`super::super::weights`] laid out in this
 //! order), the tuner counts it. This file is the only place that knows the layout.
 
-use super::super::weights::{CELL, COUNTS, LINE, TEMPO};
-use crate::gomoku::{Pattern, Threat};
+use super::super::weights::{EvalTables, GENERAL, RENJU_BLACK, RENJU_WHITE};
+use crate::gomoku::{Color, Pattern, Rule, Threat};
 
 /// Number of threat classes (`CELL`'s rows and columns).
 pub const CLASSES: usize = 14;
@@ -66,15 +66,81 @@ const fn lay_out<const R: usize, const C: usize>(
     }
 }
 
-/// Every weight in feature order.
-pub static WEIGHTS: [i32; FEATURES] = {
+/// Which set of evaluation tables a position is evaluated with: renju is lopsided (only
+/// black has forbidden points), so each colour to move has its own set; the other rules
+/// share one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableSet {
+    /// Freestyle, standard, caro.
+    General,
+    /// Renju, black to move.
+    RenjuBlack,
+    /// Renju, white to move.
+    RenjuWhite,
+}
+
+/// Number of table sets (the rows of [`WEIGHTS`]).
+pub const TABLE_SETS: usize = 3;
+
+impl TableSet {
+    /// Every set, in [`WEIGHTS`] order.
+    pub const ALL: [TableSet; TABLE_SETS] = [
+        TableSet::General,
+        TableSet::RenjuBlack,
+        TableSet::RenjuWhite,
+    ];
+
+    /// The set for a position under `rule` with `to_move` to play.
+    #[inline(always)]
+    pub fn of(rule: Rule, to_move: Color) -> TableSet {
+        match (rule, to_move) {
+            (Rule::Renju, Color::Black) => TableSet::RenjuBlack,
+            (Rule::Renju, Color::White) => TableSet::RenjuWhite,
+            _ => TableSet::General,
+        }
+    }
+
+    /// The set's row in [`WEIGHTS`].
+    #[inline(always)]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The set's tables in `weights.rs`.
+    pub fn tables(self) -> &'static EvalTables {
+        match self {
+            TableSet::General => &GENERAL,
+            TableSet::RenjuBlack => &RENJU_BLACK,
+            TableSet::RenjuWhite => &RENJU_WHITE,
+        }
+    }
+
+    /// The name of the set's constant in `weights.rs`.
+    pub fn name(self) -> &'static str {
+        match self {
+            TableSet::General => "GENERAL",
+            TableSet::RenjuBlack => "RENJU_BLACK",
+            TableSet::RenjuWhite => "RENJU_WHITE",
+        }
+    }
+}
+
+/// One set's weights in feature order.
+const fn flatten(t: &EvalTables) -> [i32; FEATURES] {
     let mut w = [0; FEATURES];
-    lay_out(&mut w, CELL_BASE, &CELL);
-    lay_out(&mut w, LINE_BASE, &LINE);
-    lay_out(&mut w, COUNT_BASE, &COUNTS);
-    w[TEMPO_INDEX] = TEMPO;
+    lay_out(&mut w, CELL_BASE, &t.cell);
+    lay_out(&mut w, LINE_BASE, &t.line);
+    lay_out(&mut w, COUNT_BASE, &t.counts);
+    w[TEMPO_INDEX] = t.tempo;
     w
-};
+}
+
+/// Every weight in feature order, one row per [`TableSet`].
+pub static WEIGHTS: [[i32; FEATURES]; TABLE_SETS] = [
+    flatten(&GENERAL),
+    flatten(&RENJU_BLACK),
+    flatten(&RENJU_WHITE),
+];
 
 fn pattern_name(code: usize) -> String {
     if code < 15 {
@@ -114,26 +180,45 @@ mod tests {
 
     #[test]
     fn weights_follow_the_tables() {
-        for ours in 0..CLASSES as u8 {
-            for theirs in 0..CLASSES as u8 {
-                let (o, t) = (Threat::from_u8(ours), Threat::from_u8(theirs));
-                assert_eq!(WEIGHTS[cell(o, t)], CELL[ours as usize][theirs as usize]);
+        for set in TableSet::ALL {
+            let t = set.tables();
+            let w = &WEIGHTS[set.index()];
+            for ours in 0..CLASSES as u8 {
+                for theirs in 0..CLASSES as u8 {
+                    let (o, th) = (Threat::from_u8(ours), Threat::from_u8(theirs));
+                    assert_eq!(w[cell(o, th)], t.cell[ours as usize][theirs as usize]);
+                }
             }
-        }
-        for ours in 0..LINE_CODES {
-            for theirs in 0..LINE_CODES {
-                assert_eq!(WEIGHTS[line(ours, theirs)], LINE[ours][theirs]);
+            for ours in 0..LINE_CODES {
+                for theirs in 0..LINE_CODES {
+                    assert_eq!(w[line(ours, theirs)], t.line[ours][theirs]);
+                }
             }
-        }
-        for kind in 0..4 {
-            for column in 0..COUNT_COLUMNS {
-                assert_eq!(WEIGHTS[count(kind, column)], COUNTS[kind][column]);
+            for kind in 0..4 {
+                for column in 0..COUNT_COLUMNS {
+                    assert_eq!(w[count(kind, column)], t.counts[kind][column]);
+                }
             }
+            assert_eq!(w[TEMPO_INDEX], t.tempo);
         }
-        assert_eq!(WEIGHTS[TEMPO_INDEX], TEMPO);
         assert_eq!(feature_name(TEMPO_INDEX), "TEMPO");
         assert_eq!(feature_name(0), "CELL[None][None]");
         assert_eq!(feature_name(LINE_BASE + 15), "LINE[Dead][none]");
         assert_eq!(feature_name(count(3, 5)), "COUNTS[3][5]");
+    }
+
+    #[test]
+    fn table_sets_by_rule_and_colour() {
+        use Color::{Black, White};
+        assert_eq!(TableSet::of(Rule::Renju, Black), TableSet::RenjuBlack);
+        assert_eq!(TableSet::of(Rule::Renju, White), TableSet::RenjuWhite);
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Caro, Rule::CaroExact] {
+            for colour in [Black, White] {
+                assert_eq!(TableSet::of(rule, colour), TableSet::General);
+            }
+        }
+        for (i, set) in TableSet::ALL.iter().enumerate() {
+            assert_eq!(set.index(), i);
+        }
     }
 }
