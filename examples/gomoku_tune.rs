@@ -30,10 +30,11 @@ use qilin::gomoku::search::trace::{
     TableSet, feature_name, trace, weight_vector,
 };
 
+use qilin::gomoku::{Board, Cell, Color, Rule};
+
 /// Weights of every table set, set after set (`set * FEATURES + feature`).
 const ALL_WEIGHTS: usize = TABLE_SETS * FEATURES;
 type Weights = Vec<f64>;
-use qilin::gomoku::{Board, Cell, Color, Rule};
 
 struct Config {
     data: Vec<String>,
@@ -77,6 +78,7 @@ fn parse_args() -> Result<Config, String> {
 /// One position: its non-zero feature counts (index into the flat vector of all sets' weights,
 /// count) from the side to move's view, and the label for that side.
 struct Sample {
+    set: TableSet,
     counts: Vec<(u16, f64)>,
     result: f64,
     score: f64,
@@ -104,6 +106,7 @@ fn parse_line(line: &str) -> Option<Sample> {
     let (set, counts) = trace(&pos);
     let base = set.index() * FEATURES;
     Some(Sample {
+        set,
         counts: counts
             .iter()
             .enumerate()
@@ -232,9 +235,7 @@ fn main() {
     let valid = tuning::load(&cfg.valid, parse_line).unwrap_or_else(|e| tuning::fail(TOOL, &e));
     let mut per_set = [0usize; TABLE_SETS];
     for s in &data {
-        if let Some(&(i, _)) = s.counts.first() {
-            per_set[i as usize / FEATURES] += 1;
-        }
+        per_set[s.set.index()] += 1;
     }
     eprintln!("{} positions", data.len());
     for set in TableSet::ALL {

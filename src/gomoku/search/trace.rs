@@ -1,10 +1,10 @@
 //! The evaluation as counts times weights, for tuning: [`trace`] counts, for one position,
 //! how often each feature of [`super::eval::features`] enters [`super::eval::evaluate`] and
 //! which table set it is weighted with, so that the evaluation (before its clamp) is the dot
-//! product of the counts with that set's [`weight_vector`]. The counts come from the evaluation's own walk
-//! ([`super::eval::evaluation_terms`]) and the weights from its own feature list; a test
-//! checks the dot product against the evaluation. The feature layout is re-exported here for
-//! the tuner (`examples/gomoku_tune.rs`).
+//! product of the counts with that set's [`weight_vector`]. The counts come from the
+//! evaluation's own walk ([`super::eval::evaluation_terms`]) and the weights from its own
+//! feature list; a test checks the dot product against the evaluation. The feature layout is
+//! re-exported here for the tuner (`examples/gomoku_tune.rs`).
 
 use super::eval::{Sink, evaluation_terms, table_set};
 use super::pos::Pos;

@@ -107,7 +107,7 @@ impl TableSet {
     }
 
     /// The set's tables in `weights.rs`.
-    pub fn tables(self) -> &'static EvalTables {
+    pub const fn tables(self) -> &'static EvalTables {
         match self {
             TableSet::General => &GENERAL,
             TableSet::RenjuBlack => &RENJU_BLACK,
@@ -136,11 +136,15 @@ const fn flatten(t: &EvalTables) -> [i32; FEATURES] {
 }
 
 /// Every weight in feature order, one row per [`TableSet`].
-pub static WEIGHTS: [[i32; FEATURES]; TABLE_SETS] = [
-    flatten(&GENERAL),
-    flatten(&RENJU_BLACK),
-    flatten(&RENJU_WHITE),
-];
+pub static WEIGHTS: [[i32; FEATURES]; TABLE_SETS] = {
+    let mut w = [[0; FEATURES]; TABLE_SETS];
+    let mut set = 0;
+    while set < TABLE_SETS {
+        w[set] = flatten(TableSet::ALL[set].tables());
+        set += 1;
+    }
+    w
+};
 
 fn pattern_name(code: usize) -> String {
     if code < 15 {
