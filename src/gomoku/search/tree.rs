@@ -30,7 +30,7 @@ use crate::engine::score::{
 use crate::engine::smp::NodeCounter;
 use crate::engine::tt::{TtBound, TtData};
 use crate::engine::{SearchInfo, SearchOutcome};
-use crate::gomoku::{Cell, Threat};
+use crate::gomoku::{Cell, Rule, Threat};
 
 /// One thread's node counter: the engine layer's, publishing every 256 nodes.
 pub(crate) type Counter<'a> = NodeCounter<'a, 256>;
@@ -334,7 +334,17 @@ impl<'a> Worker<'a> {
         let mut moves_done = 0usize;
         let mut quiets: Quiets<Cell, 32> = Quiets::new();
         let lmp_limit = 3 + (depth * depth) as usize;
-        for &(mv, _) in &moves {
+        // Under renju, quiet moves the ordering scores far down (below -10,000: about two
+        // thirds of the moves reduced) are reduced one ply more. 15x15 renju self-play at
+        // 100 ms a turn: +18.3 [+3.2, +33.4] (SPRT H1, 266 games) and +11.0 [-4.6, +26.7]
+        // (600 games). In 15x15 freestyle the same ply lost (-20.2 [-55.4, +14.5], 172
+        // games), so other rules keep the plain reduction.
+        let deep_cut = if self.pos.board.rule() == Rule::Renju {
+            -10_000
+        } else {
+            i32::MIN
+        };
+        for &(mv, order) in &moves {
             let tactical = forced || !free || is_tactical(&self.pos, mv, us);
             if !pv_node
                 && free
@@ -366,7 +376,7 @@ impl<'a> Worker<'a> {
                 if depth >= 3 && !tactical && Some(mv) != killers[0] && Some(mv) != killers[1] {
                     let history = self.h.history.get(us.index(), mv.index());
                     r = late_move_reduction(
-                        lmr(depth, moves_done),
+                        lmr(depth, moves_done) + (order < deep_cut) as i32,
                         pv_node,
                         cut,
                         history / 4000,
