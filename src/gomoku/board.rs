@@ -167,6 +167,9 @@ pub struct Board {
     /// Renju: empty cells where black has two or more open-three lines (and nothing that
     /// decides the point by the lines alone).
     double_three_candidates: [u64; BITSET_WORDS],
+    /// By colour: the empty cells where that colour's class is [`Threat::Flex3`] or better
+    /// (threes, fours, fives), so the search finds them without scanning the board.
+    hot: [[u64; BITSET_WORDS]; 2],
     history: Vec<Played>,
     /// The state of every cell a move changed, as it was before: undo restores it instead
     /// of recomputing it.
@@ -219,6 +222,7 @@ impl Board {
             threats: Box::new([[0; 2]; CELLS]),
             threat_counts: [[0; 16]; 2],
             double_three_candidates: [0; BITSET_WORDS],
+            hot: [[0; BITSET_WORDS]; 2],
             history: Vec::with_capacity(width * height),
             undo_log: Vec::with_capacity(64 * width * height),
             side_to_move: Color::Black,
@@ -237,6 +241,7 @@ impl Board {
         self.threats = fresh.threats;
         self.threat_counts = fresh.threat_counts;
         self.double_three_candidates = fresh.double_three_candidates;
+        self.hot = fresh.hot;
         self.hash = fresh.hash;
     }
 
@@ -391,6 +396,8 @@ impl Board {
             self.threat_counts[c.index()][old] -= 1;
         }
         self.threats[cell.index()] = [Threat::None as u8; 2];
+        self.sync_hot(cell.index(), 0);
+        self.sync_hot(cell.index(), 1);
         self.patterns[cell.index()] = [0; 2];
         self.set_candidate(cell, false);
         let code = color.stone() as u32;
@@ -449,6 +456,8 @@ impl Board {
         }
         self.patterns[i] = saved.patterns;
         self.threats[i] = saved.threats;
+        self.sync_hot(i, 0);
+        self.sync_hot(i, 1);
         let (word, bit) = (i / 64, i % 64);
         if saved.candidate {
             self.double_three_candidates[word] |= 1 << bit;
@@ -516,6 +525,32 @@ impl Board {
         counts[*slot as usize & 15] -= 1;
         counts[threat as usize & 15] += 1;
         *slot = threat as u8;
+        self.sync_hot(cell.index(), color.index() & 1);
+    }
+
+    /// Sets or clears cell `i`'s bit in colour `c`'s three-or-better set from its class.
+    #[inline]
+    fn sync_hot(&mut self, i: usize, c: usize) {
+        let (word, bit) = (i / 64, i % 64);
+        let on = (self.threats[i][c] >= Threat::Flex3 as u8) as u64;
+        let w = &mut self.hot[c][word];
+        *w = (*w & !(1 << bit)) | (on << bit);
+    }
+
+    /// Calls `f` on every empty cell where `color`'s class is [`Threat::Flex3`] or better,
+    /// in index order (row by row).
+    #[inline]
+    pub fn for_each_hot(&self, color: Color, mut f: impl FnMut(Cell)) {
+        for (word, &bits) in self.hot[color.index()].iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let index = word * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if let Some(cell) = Cell::from_index(index) {
+                    f(cell);
+                }
+            }
+        }
     }
 
     #[inline]
@@ -709,6 +744,7 @@ impl Board {
             threats: Box::new([[0; 2]; CELLS]),
             threat_counts: [[0; 16]; 2],
             double_three_candidates: [0; BITSET_WORDS],
+            hot: [[0; BITSET_WORDS]; 2],
             history: self.history.clone(),
             undo_log: Vec::new(),
             side_to_move: self.side_to_move,
@@ -747,6 +783,7 @@ impl Board {
                 if renju_black {
                     fresh.set_candidate(cell, combined.double_three_candidate);
                 }
+                fresh.sync_hot(cell.index(), color.index());
             }
         }
         fresh.after_change();
@@ -787,6 +824,9 @@ impl Board {
         for color in Color::BOTH {
             if self.threat_counts[color.index()] != fresh.threat_counts[color.index()] {
                 return Err(format!("threat counts of {}", color.name()));
+            }
+            if self.hot[color.index()] != fresh.hot[color.index()] {
+                return Err(format!("three-or-better cells of {}", color.name()));
             }
         }
         Ok(())

@@ -139,21 +139,32 @@ impl Pos {
     /// Every candidate cell where `color`'s class is at least `min` (and not forbidden).
     pub fn cells_with(&self, color: Color, min: Threat, out: &mut Vec<Cell>) {
         out.clear();
-        self.for_each_candidate(|c| {
-            if self.board.threat(c, color) >= min {
+        let take = |c| {
+            if self.board.threat(c, color) >= min && self.is_candidate(c) {
                 out.push(c);
             }
-        });
+        };
+        if min >= Threat::Flex3 {
+            // The board's three-or-better set, in the same (row by row) order as the scan.
+            self.board.for_each_hot(color, take);
+        } else {
+            self.for_each_candidate(take);
+        }
     }
 
     /// The first candidate cell where `color` has exactly `threat`.
     pub fn find(&self, color: Color, threat: Threat) -> Option<Cell> {
         let mut found = None;
-        self.for_each_candidate(|c| {
-            if found.is_none() && self.board.threat(c, color) == threat {
+        let take = |c| {
+            if found.is_none() && self.board.threat(c, color) == threat && self.is_candidate(c) {
                 found = Some(c);
             }
-        });
+        };
+        if threat >= Threat::Flex3 {
+            self.board.for_each_hot(color, take);
+        } else {
+            self.for_each_candidate(take);
+        }
         found
     }
 
@@ -174,5 +185,76 @@ impl Pos {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gomoku::Rule;
+    use rand::rngs::Xoshiro256PlusPlus;
+    use rand::{RngExt, SeedableRng};
+
+    /// Along random games under every rule, the cells of each class from the board's
+    /// three-or-better sets are those of a scan of every candidate, in the same order.
+    #[test]
+    fn hot_cells_equal_a_scan() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(34);
+        let rules = [
+            Rule::Freestyle,
+            Rule::Standard,
+            Rule::Renju,
+            Rule::Caro,
+            Rule::CaroExact,
+        ];
+        let mut hot_seen = 0usize;
+        for rule in rules {
+            for game in 0..30 {
+                let size = if game % 2 == 0 { 15 } else { 20 };
+                let Ok(board) = Board::new(size, size, rule) else {
+                    panic!("a {size}x{size} board is valid");
+                };
+                let mut pos = Pos::new(&board);
+                for _ in 0..size * size / 2 {
+                    for color in Color::BOTH {
+                        for min in [
+                            Threat::Flex3,
+                            Threat::Flex3x2,
+                            Threat::Block4,
+                            Threat::Block4Flex3,
+                            Threat::Flex4,
+                            Threat::Five,
+                        ] {
+                            let mut scanned = Vec::new();
+                            pos.for_each_candidate(|c| {
+                                if pos.board.threat(c, color) >= min {
+                                    scanned.push(c);
+                                }
+                            });
+                            let mut fast = Vec::new();
+                            pos.cells_with(color, min, &mut fast);
+                            assert_eq!(fast, scanned, "{rule:?} {min:?} {:?}", pos.board);
+                            hot_seen += fast.len();
+                            let first = scanned
+                                .iter()
+                                .copied()
+                                .find(|&c| pos.board.threat(c, color) == min);
+                            assert_eq!(pos.find(color, min), first);
+                        }
+                    }
+                    let mut cells = Vec::new();
+                    pos.for_each_candidate(|c| cells.push(c));
+                    if cells.is_empty() {
+                        break;
+                    }
+                    let cell = cells[rng.random_range(0..cells.len())];
+                    pos.play(cell);
+                    if rng.random_range(0..8) == 0 {
+                        pos.undo();
+                    }
+                }
+            }
+        }
+        assert!(hot_seen > 1000, "only {hot_seen} hot cells compared");
     }
 }
