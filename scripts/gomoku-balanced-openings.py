@@ -22,6 +22,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 import queue
 
 EVAL_PATTERNS = [re.compile(r"\|\s*Eval\s+(-?\d+)"), re.compile(r"\bev\s+(-?\d+)\b")]
@@ -106,6 +107,9 @@ def judge(engine, size, rule, turn_ms, stones):
     engine.send("DONE")
     lines = engine.until(lambda l: re.fullmatch(r"\d+,\d+", l.strip()) is not None,
                          turn_ms / 1000 * 5 + 10)
+    # Rapfi can drop a command that arrives just after its move, while its search thread
+    # winds down (a RESTART then never gets its OK): give it a moment.
+    time.sleep(0.1)
     value = None
     for line in lines:
         if not line.startswith("MESSAGE"):
