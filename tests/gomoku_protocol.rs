@@ -146,6 +146,33 @@ fn swap2_answers_are_real_choices() {
     point(&engine.answer(LONG));
 }
 
+/// A Swap2 turn runs several searches (six openings to rate, or a fourth stone and six
+/// fifth stones): together they stay inside one turn.
+#[test]
+fn swap2_turns_fit_the_turn_time() {
+    let blocks = [
+        "SWAP2BOARD\nDONE",
+        "SWAP2BOARD\n7,7\n6,8\n9,5\nDONE",
+        "SWAP2BOARD\n7,7\n8,7\n8,10\nDONE",
+        "SWAP2BOARD\n7,7\n8,7\n10,7\n9,8\n9,6\nDONE",
+    ];
+    for turn in [200u64, 500] {
+        for block in blocks {
+            let mut engine = Engine::start();
+            engine.send(&format!("START 15\nINFO timeout_turn {turn}"));
+            assert_eq!(engine.answer(LONG), "OK");
+            let sent = Instant::now();
+            engine.send(block);
+            let answer = engine.answer(LONG);
+            let took = sent.elapsed();
+            assert!(!answer.starts_with("ERROR"), "{block}: {answer}");
+            // The turn, plus a loaded machine's scheduling slack.
+            let allowed = Duration::from_millis(turn + 150);
+            assert!(took <= allowed, "{block} at {turn} ms: {took:?} ({answer})");
+        }
+    }
+}
+
 #[test]
 fn the_match_clock_is_respected() {
     let mut engine = Engine::start();

@@ -194,8 +194,9 @@ fn small_memory_note(bytes: u64) -> String {
 enum Purpose {
     /// Answer with a move and play it.
     Move,
-    /// A stage of a Swap2 opening (`SWAP2BOARD`).
-    Swap2(Stage),
+    /// A stage of a Swap2 opening (`SWAP2BOARD`); `turn_start` is when the turn's command
+    /// came: the stage's searches share the one turn.
+    Swap2 { stage: Stage, turn_start: Instant },
 }
 
 /// What the Gomoku front end remembers about a running search.
@@ -567,7 +568,14 @@ where
                     );
                 };
                 self.board = Some(board);
-                self.think(core, Purpose::Swap2(stage), at);
+                self.think(
+                    core,
+                    Purpose::Swap2 {
+                        stage,
+                        turn_start: at,
+                    },
+                    at,
+                );
             }
         }
     }
@@ -679,14 +687,21 @@ where
     // ----- thinking -----------------------------------------------------------------------
 
     /// The limits of the next search: Gomocup turn and match time, depth and node caps.
-    fn limits(&self, board: &Board) -> Limits {
+    /// The match time left (ms), if the game is timed: the manager's `time_left` when sent,
+    /// else `timeout_match` less the time used.
+    fn limits_match_left(&self) -> Option<u64> {
         let s = &self.settings;
-        let match_left_ms = match s.time_left_ms {
+        match s.time_left_ms {
             Some(left) if left >= UNLIMITED_TIME => None,
             Some(left) => Some(left.max(0) as u64),
             None if s.timeout_match_ms > 0 => Some(s.timeout_match_ms.saturating_sub(self.used_ms)),
             None => None,
-        };
+        }
+    }
+
+    fn limits(&self, board: &Board) -> Limits {
+        let s = &self.settings;
+        let match_left_ms = self.limits_match_left();
         let empty = board.width() * board.height() - board.stone_count();
         Limits {
             depth: s.max_depth,
@@ -700,12 +715,21 @@ where
         }
     }
 
+    /// The ms a Swap2 turn may take: the turn limit, and a tenth of the match time left.
+    fn swap2_turn_ms(&self) -> u64 {
+        let turn = self.settings.timeout_turn_ms.max(MOVE_OVERHEAD_MS + 5);
+        match self.limits_match_left() {
+            Some(left) => turn.min(left / 10),
+            None => turn,
+        }
+    }
+
     fn think(&mut self, core: &mut Core<Self>, purpose: Purpose, at: Instant) {
         let Some(board) = self.board.clone() else {
             return refuse(core, "no board: send START first");
         };
         let board = match &purpose {
-            Purpose::Swap2(stage) => stage.position(board),
+            Purpose::Swap2 { stage, .. } => stage.position(board),
             Purpose::Move => board,
         };
         if board.is_full() {
@@ -718,15 +742,16 @@ where
             ));
         }
         let mut limits = self.limits(&board);
-        if let Purpose::Swap2(stage) = &purpose {
-            // Share one turn between the stage's searches.
-            let share = stage.searches_per_turn();
-            if share > 1 {
-                limits.turn_ms = limits
-                    .turn_ms
-                    .map(|t| (t / share).max(MOVE_OVERHEAD_MS + 5));
-                limits.match_left_ms = limits.match_left_ms.map(|t| t / share);
-            }
+        if let Purpose::Swap2 { stage, turn_start } = &purpose {
+            // Share what is left of the turn between the stage's searches still to come.
+            let left = stage.searches_left();
+            let elapsed = turn_start.elapsed().as_millis() as u64;
+            limits.turn_ms = limits
+                .turn_ms
+                .map(|t| (t.saturating_sub(elapsed) / left).max(MOVE_OVERHEAD_MS + 5));
+            limits.match_left_ms = limits
+                .match_left_ms
+                .map(|t| t.saturating_sub(elapsed) / left);
         }
         let control = Arc::new(SearchControl::with_origin(&limits, at));
         if core.at_eof() {
@@ -775,7 +800,7 @@ where
         best: Option<Cell>,
         score: Score,
     ) {
-        let stage = match purpose {
+        let (stage, turn_start) = match purpose {
             Purpose::Move => {
                 return match best {
                     Some(cell) => {
@@ -789,9 +814,16 @@ where
                     None => refuse(core, "no move: the board is full"),
                 };
             }
-            Purpose::Swap2(stage) => stage,
+            Purpose::Swap2 { stage, turn_start } => (stage, turn_start),
         };
-        match stage.decide(best, score, stopping) {
+        // No time for another search in this turn: the stage answers now.
+        let turn_ms = self.swap2_turn_ms();
+        let stopping = stopping
+            || turn_start.elapsed().as_millis() as u64 + 2 * (MOVE_OVERHEAD_MS + 5) > turn_ms;
+        let Some(board) = self.board.clone() else {
+            return refuse(core, "no board: send START first");
+        };
+        match stage.decide(&board, best, score, stopping) {
             Decision::Stones { play, announce } => {
                 if let Some(board) = self.board.as_mut() {
                     for cell in play {
@@ -808,7 +840,14 @@ where
                 if let (Some(board), Some(cell)) = (self.board.as_mut(), play) {
                     board.play(cell);
                 }
-                self.think(core, Purpose::Swap2(next), Instant::now());
+                self.think(
+                    core,
+                    Purpose::Swap2 {
+                        stage: next,
+                        turn_start,
+                    },
+                    Instant::now(),
+                );
             }
             Decision::BoardFull => refuse(core, "no move: the board is full"),
             Decision::NoOpening => refuse(core, "no opening fits this board"),
