@@ -686,7 +686,6 @@ where
 
     // ----- thinking -----------------------------------------------------------------------
 
-    /// The limits of the next search: Gomocup turn and match time, depth and node caps.
     /// The match time left (ms), if the game is timed: the manager's `time_left` when sent,
     /// else `timeout_match` less the time used.
     fn limits_match_left(&self) -> Option<u64> {
@@ -699,6 +698,7 @@ where
         }
     }
 
+    /// The limits of the next search: Gomocup turn and match time, depth and node caps.
     fn limits(&self, board: &Board) -> Limits {
         let s = &self.settings;
         let match_left_ms = self.limits_match_left();
