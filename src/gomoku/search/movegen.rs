@@ -271,8 +271,8 @@ pub fn is_tactical(pos: &Pos, cell: Cell, us: Color) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::pos::tests::{ALL_RULES, test_game_start};
     use super::*;
-    use crate::gomoku::Board;
     use rand::rngs::Xoshiro256PlusPlus;
     use rand::{RngExt, SeedableRng};
 
@@ -314,20 +314,10 @@ mod tests {
     fn filtered_defences_equal_the_full_trial() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(32);
         let mut checked = [0usize; 5];
-        let rules = [
-            Rule::Freestyle,
-            Rule::Standard,
-            Rule::Renju,
-            Rule::Caro,
-            Rule::CaroExact,
-        ];
-        for (r, rule) in rules.into_iter().enumerate() {
+        for (r, rule) in ALL_RULES.into_iter().enumerate() {
             for game in 0..60 {
-                let size = if game % 2 == 0 { 15 } else { 20 };
-                let Ok(board) = Board::new(size, size, rule) else {
-                    panic!("a {size}x{size} board is valid");
-                };
-                let mut pos = Pos::new(&board);
+                let mut pos = test_game_start(rule, game);
+                let size = pos.board.width();
                 for _ in 0..size * size / 2 {
                     if pos.board.threat_count(Color::Black, Threat::Five) > 0
                         || pos.board.threat_count(Color::White, Threat::Five) > 0
@@ -365,7 +355,7 @@ mod tests {
             }
         }
         for (r, n) in checked.iter().enumerate() {
-            assert!(*n >= 100, "{:?}: only {n} positions checked", rules[r]);
+            assert!(*n >= 100, "{:?}: only {n} positions checked", ALL_RULES[r]);
         }
     }
 }

@@ -189,32 +189,41 @@ impl Pos {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::gomoku::Rule;
     use rand::rngs::Xoshiro256PlusPlus;
     use rand::{RngExt, SeedableRng};
+
+    /// Every rule, for tests that walk random games under each.
+    pub(crate) const ALL_RULES: [Rule; 5] = [
+        Rule::Freestyle,
+        Rule::Standard,
+        Rule::Renju,
+        Rule::Caro,
+        Rule::CaroExact,
+    ];
+
+    /// The empty position test game `game` under `rule` starts from: 15x15 for even games,
+    /// 20x20 for odd ones.
+    pub(crate) fn test_game_start(rule: Rule, game: usize) -> Pos {
+        let size = if game.is_multiple_of(2) { 15 } else { 20 };
+        match Board::new(size, size, rule) {
+            Ok(board) => Pos::new(&board),
+            Err(e) => panic!("a {size}x{size} board is valid: {e}"),
+        }
+    }
 
     /// Along random games under every rule, the cells of each class from the board's
     /// three-or-better sets are those of a scan of every candidate, in the same order.
     #[test]
     fn hot_cells_equal_a_scan() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(34);
-        let rules = [
-            Rule::Freestyle,
-            Rule::Standard,
-            Rule::Renju,
-            Rule::Caro,
-            Rule::CaroExact,
-        ];
         let mut hot_seen = 0usize;
-        for rule in rules {
+        for rule in ALL_RULES {
             for game in 0..30 {
-                let size = if game % 2 == 0 { 15 } else { 20 };
-                let Ok(board) = Board::new(size, size, rule) else {
-                    panic!("a {size}x{size} board is valid");
-                };
-                let mut pos = Pos::new(&board);
+                let mut pos = test_game_start(rule, game);
+                let size = pos.board.width();
                 for _ in 0..size * size / 2 {
                     for color in Color::BOTH {
                         for min in [
