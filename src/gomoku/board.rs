@@ -356,6 +356,25 @@ impl Board {
         Threat::from_u8(self.threats[cell.index()][color.index()])
     }
 
+    /// `color`'s threat class at the empty `cell` if the other colour had a stone on the
+    /// empty `blocker` as well, read from the line tables without playing it: only the
+    /// pattern on the line through both changes. `cell`'s class when `blocker` is not within
+    /// five on one of its lines. The class is the combined one, without renju forbidden
+    /// points, so it is exact for every colour but renju black.
+    #[inline]
+    pub fn threat_if_blocked(&self, cell: Cell, color: Color, blocker: Cell) -> Threat {
+        debug_assert!(self.is_empty(cell) && self.is_empty(blocker) && cell != blocker);
+        let Some((d, slot)) = line_slot(cell, blocker) else {
+            return self.threat(cell, color);
+        };
+        let key = self.keys[cell.index()][d] | ((color.flip().stone() as u32) << (2 * slot));
+        let pattern = (self.tables.packed(key) >> (4 * color.index())) & 15;
+        let shift = 4 * d;
+        let word = self.patterns[cell.index()][color.index()];
+        let word = (word & !(15 << shift)) | ((pattern as u16) << shift);
+        self.tables.combined(color, word).0
+    }
+
     /// How many empty cells give `color` the class `threat`.
     #[inline]
     pub fn threat_count(&self, color: Color, threat: Threat) -> usize {

@@ -44,17 +44,32 @@ pub fn real_blocks(pos: &mut Pos, att: Color, fives: &[Cell]) -> Vec<Cell> {
     if fives.len() >= 2 && !is_caro(pos) {
         return out;
     }
+    if fives.len() == 1 {
+        if !forbidden_for(pos, fives[0], def) {
+            out.push(fives[0]);
+        }
+        return out;
+    }
+    // Caro: a block on `f` can stop another five point by closing that five's far end. When
+    // `fives` are all of the attacker's five points, the line tables tell without playing
+    // `f`: a defender's stone only lowers the attacker's classes, on the lines through it
+    // (and caro has no forbidden points).
+    let complete = pos.board.threat_count(att, Threat::Five) == fives.len();
     for &f in fives {
         if forbidden_for(pos, f, def) {
             continue;
         }
-        if fives.len() == 1 {
-            out.push(f);
-            continue;
-        }
-        pos.play_as(f, def);
-        let stopped = pos.board.threat_count(att, Threat::Five) == 0;
-        pos.undo();
+        let stopped = if complete {
+            let board = &pos.board;
+            fives
+                .iter()
+                .all(|&g| g == f || board.threat_if_blocked(g, att, f) < Threat::Five)
+        } else {
+            pos.play_as(f, def);
+            let stopped = pos.board.threat_count(att, Threat::Five) == 0;
+            pos.undo();
+            stopped
+        };
         if stopped {
             out.push(f);
         }
@@ -87,6 +102,18 @@ fn real_open_four(pos: &mut Pos) -> Option<Cell> {
     pos.cells_with(us, Threat::Flex4, &mut cells);
     cells.retain(|&c| pos.board.threat(c, us) == Threat::Flex4);
     cells.into_iter().find(|&c| open_four_is_real(pos, c))
+}
+
+/// `color`'s open-four points that really win (checked with `color` to move).
+fn real_open_fours(pos: &mut Pos, color: Color) -> Vec<Cell> {
+    let saved = pos.us();
+    pos.board.set_side_to_move(color);
+    let mut cells = Vec::new();
+    pos.cells_with(color, Threat::Flex4, &mut cells);
+    cells.retain(|&c| pos.board.threat(c, color) == Threat::Flex4);
+    cells.retain(|&c| open_four_is_real(pos, c));
+    pos.board.set_side_to_move(saved);
+    cells
 }
 
 /// True when `color` could make an open four (or four-four) that no block stops: by the
@@ -204,34 +231,56 @@ pub fn generate(pos: &mut Pos) -> Gen {
     Gen::All
 }
 
-/// The cells where `us` (to move) removes every open-four point of the opponent, found by
-/// playing each of the opponent's four points and looking at the counts.
+/// The cells where `us` (to move) removes every open-four point of the opponent, found
+/// among the opponent's four points.
+///
+/// Where the open-four points are decided by the line patterns alone (not caro, whose check
+/// plays the four; not renju black, whose forbidden points a distant stone can change), a
+/// stone only lowers the opponent's classes, and only on the cells whose line windows hold
+/// it: a try is a defence when every open-four point is the try itself or falls below an
+/// open four with the try's stone on its line, read from the line tables without playing.
+/// Otherwise each try is played and the counts looked at.
 pub fn defences(pos: &mut Pos, us: Color) -> Vec<Cell> {
     let them = us.flip();
     let mut tries = Vec::new();
     pos.cells_with(them, Threat::Block4, &mut tries);
-    // Where the open-four points are decided by the line patterns alone (not caro, whose
-    // check plays the four; not renju black, whose forbidden points a distant stone can
-    // change), a stone can only take away an open-four point whose line windows hold it.
-    // A try out of reach of some open-four point leaves it standing: no need to play it.
-    let targets: Vec<Cell> = if is_caro(pos) || renju_black(pos, them) {
-        Vec::new()
-    } else {
-        tries
-            .iter()
-            .copied()
-            .filter(|&c| pos.board.threat(c, them) == Threat::Flex4)
-            .collect()
-    };
     let mut out = Vec::new();
+    if is_caro(pos) || renju_black(pos, them) {
+        // Under caro an open-four point that really wins keeps doing so unless the try is
+        // on one of its lines within five (its five points and their far ends are there).
+        let targets = if is_caro(pos) {
+            real_open_fours(pos, them)
+        } else {
+            Vec::new()
+        };
+        for d in tries {
+            if forbidden_for(pos, d, us) || !targets.iter().all(|&f| f == d || in_line_window(f, d))
+            {
+                continue;
+            }
+            pos.play_as(d, us);
+            let ok = !threatens_open_four(pos, them);
+            pos.undo();
+            if ok {
+                out.push(d);
+            }
+        }
+        return out;
+    }
+    let board = &pos.board;
+    let targets: Vec<Cell> = tries
+        .iter()
+        .copied()
+        .filter(|&c| board.threat(c, them) == Threat::Flex4)
+        .collect();
     for d in tries {
-        if forbidden_for(pos, d, us) || !targets.iter().all(|&f| in_line_window(f, d)) {
+        if forbidden_for(pos, d, us) {
             continue;
         }
-        pos.play_as(d, us);
-        let ok = !threatens_open_four(pos, them);
-        pos.undo();
-        if ok {
+        let stops = |f: Cell| {
+            f == d || (in_line_window(f, d) && board.threat_if_blocked(f, them, d) < Threat::Flex4)
+        };
+        if targets.iter().all(|&f| stops(f)) {
             out.push(d);
         }
     }
@@ -356,6 +405,99 @@ mod tests {
         }
         for (r, n) in checked.iter().enumerate() {
             assert!(*n >= 100, "{:?}: only {n} positions checked", ALL_RULES[r]);
+        }
+    }
+
+    /// [`real_blocks`] by playing each block and looking at the five count: what it did
+    /// before it read caro blocks from the line tables.
+    fn real_blocks_by_play(pos: &mut Pos, att: Color, fives: &[Cell]) -> Vec<Cell> {
+        let def = att.flip();
+        if fives.len() >= 2 && !is_caro(pos) {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for &f in fives {
+            if forbidden_for(pos, f, def) {
+                continue;
+            }
+            pos.play_as(f, def);
+            if pos.board.threat_count(att, Threat::Five) == 0 {
+                out.push(f);
+            }
+            pos.undo();
+        }
+        out
+    }
+
+    /// Along random games under every rule: after each four the side to move can make, the
+    /// blocks [`real_blocks`] finds are the ones found by playing them, and so are those of
+    /// every position where a side has five points. Caro must meet two or more five points
+    /// often, since only there the tables decide.
+    #[test]
+    fn blocks_read_from_tables_equal_played_blocks() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(34);
+        let mut multi = [0usize; 5];
+        for (r, rule) in ALL_RULES.into_iter().enumerate() {
+            for game in 0..40 {
+                let mut pos = test_game_start(rule, game);
+                let size = pos.board.width();
+                for _ in 0..size * size / 2 {
+                    let us = pos.us();
+                    for color in Color::BOTH {
+                        let mut fives = Vec::new();
+                        pos.cells_with(color, Threat::Five, &mut fives);
+                        if !fives.is_empty() {
+                            let fast = real_blocks(&mut pos, color, &fives);
+                            let slow = real_blocks_by_play(&mut pos, color, &fives);
+                            assert_eq!(fast, slow, "{rule:?} {:?}", pos.board);
+                        }
+                    }
+                    if pos.board.threat_count(us, Threat::Five) > 0
+                        || pos.board.threat_count(us.flip(), Threat::Five) > 0
+                    {
+                        break;
+                    }
+                    let mut fours = Vec::new();
+                    pos.cells_with(us, Threat::Block4, &mut fours);
+                    for c in fours {
+                        if forbidden_for(&pos, c, us) {
+                            continue;
+                        }
+                        pos.play(c);
+                        let mut fives = Vec::new();
+                        pos.fives_around(c, us, &mut fives);
+                        let fast = real_blocks(&mut pos, us, &fives);
+                        let slow = real_blocks_by_play(&mut pos, us, &fives);
+                        assert_eq!(fast, slow, "{rule:?} after {c} {:?}", pos.board);
+                        multi[r] += (fives.len() >= 2) as usize;
+                        pos.undo();
+                    }
+                    let mut cells = Vec::new();
+                    pos.for_each_candidate(|c| {
+                        if !forbidden_for(&pos, c, us) {
+                            cells.push(c);
+                        }
+                    });
+                    if cells.is_empty() {
+                        break;
+                    }
+                    let mut strong: Vec<Cell> = cells
+                        .iter()
+                        .copied()
+                        .filter(|&c| pos.board.threat(c, us) >= Threat::Flex2)
+                        .collect();
+                    if strong.is_empty() || rng.random_range(0..4) == 0 {
+                        strong = cells;
+                    }
+                    let c = strong[rng.random_range(0..strong.len())];
+                    pos.play(c);
+                }
+            }
+        }
+        for (r, rule) in ALL_RULES.into_iter().enumerate() {
+            if is_caro(&Pos::new(&test_game_start(rule, 0).board)) {
+                assert!(multi[r] >= 100, "{rule:?}: only {} double fives", multi[r]);
+            }
         }
     }
 }
