@@ -375,6 +375,24 @@ impl Board {
         self.tables.combined(color, word).0
     }
 
+    /// A mark in the log of changed cells, for [`Board::changed_since`].
+    #[inline]
+    pub fn change_mark(&self) -> usize {
+        self.undo_log.len()
+    }
+
+    /// Calls `f` on every empty cell whose incremental state (patterns or classes) changed
+    /// since `mark` (taken before the last move or moves), in the order of the changes; a
+    /// cell changed more than once comes more than once. The played cells are not reported.
+    #[inline]
+    pub fn changed_since(&self, mark: usize, mut f: impl FnMut(Cell)) {
+        for saved in self.undo_log.get(mark..).unwrap_or(&[]) {
+            if let Some(cell) = Cell::from_index(saved.index as usize) {
+                f(cell);
+            }
+        }
+    }
+
     /// How many empty cells give `color` the class `threat`.
     #[inline]
     pub fn threat_count(&self, color: Color, threat: Threat) -> usize {
@@ -467,16 +485,19 @@ impl Board {
     #[inline]
     fn restore(&mut self, saved: CellState, counted: bool) {
         let i = saved.index as usize;
-        for c in 0..2 {
-            if counted {
-                self.threat_counts[c][self.threats[i][c] as usize & 15] -= 1;
+        // Most saved states differ only in a line pattern, not in the classes.
+        if !counted || self.threats[i] != saved.threats {
+            for c in 0..2 {
+                if counted {
+                    self.threat_counts[c][self.threats[i][c] as usize & 15] -= 1;
+                }
+                self.threat_counts[c][saved.threats[c] as usize & 15] += 1;
             }
-            self.threat_counts[c][saved.threats[c] as usize & 15] += 1;
+            self.threats[i] = saved.threats;
+            self.sync_hot(i, 0);
+            self.sync_hot(i, 1);
         }
         self.patterns[i] = saved.patterns;
-        self.threats[i] = saved.threats;
-        self.sync_hot(i, 0);
-        self.sync_hot(i, 1);
         let (word, bit) = (i / 64, i % 64);
         if saved.candidate {
             self.double_three_candidates[word] |= 1 << bit;
@@ -540,6 +561,9 @@ impl Board {
     #[inline]
     fn set_threat(&mut self, cell: Cell, color: Color, threat: Threat) {
         let slot = &mut self.threats[cell.index()][color.index()];
+        if *slot == threat as u8 {
+            return;
+        }
         let counts = &mut self.threat_counts[color.index() & 1];
         counts[*slot as usize & 15] -= 1;
         counts[threat as usize & 15] += 1;

@@ -128,8 +128,30 @@ impl Sink for Sum<'_> {
     }
 }
 
-/// The position from the side to move's point of view.
+/// The position from the side to move's point of view: the candidate cells' terms kept up
+/// to date by [`Pos`] on every move, plus the point counts and the tempo. Equal to the sum
+/// of the weights of [`evaluation_terms`] (an empty board, whose only candidate is the
+/// centre, is walked).
 pub fn evaluate(pos: &Pos) -> i32 {
+    debug_assert!(pos.summed(), "evaluation under trial moves");
+    let weights = &WEIGHTS[table_set(pos).index()];
+    if pos.board.stone_count() == 0 {
+        let mut sum = Sum { weights, total: 0 };
+        evaluation_terms(pos, &mut sum);
+        return sum.total.clamp(-EVAL_LIMIT, EVAL_LIMIT);
+    }
+    let us = pos.us();
+    let mut total = pos.cell_terms(us);
+    for (kind, column) in count_cells(&pos.board, us) {
+        total += weights[features::count(kind, column)];
+    }
+    total += weights[features::TEMPO_INDEX];
+    total.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
+/// [`evaluate`] by walking every candidate cell: the reference the incremental sums are
+/// tested against.
+pub fn evaluate_by_walk(pos: &Pos) -> i32 {
     let mut sum = Sum {
         weights: &WEIGHTS[table_set(pos).index()],
         total: 0,

@@ -65,7 +65,7 @@ pub fn real_blocks(pos: &mut Pos, att: Color, fives: &[Cell]) -> Vec<Cell> {
                 .iter()
                 .all(|&g| g == f || board.threat_if_blocked(g, att, f) < Threat::Five)
         } else {
-            pos.play_as(f, def);
+            pos.try_play_as(f, def);
             let stopped = pos.board.threat_count(att, Threat::Five) == 0;
             pos.undo();
             stopped
@@ -85,7 +85,7 @@ fn open_four_is_real(pos: &mut Pos, cell: Cell) -> bool {
     }
     let us = pos.us();
     let mut fives = Vec::with_capacity(4);
-    pos.play(cell);
+    pos.try_play(cell);
     pos.fives_around(cell, us, &mut fives);
     let real = !fives.is_empty() && real_blocks(pos, us, &fives).is_empty();
     pos.undo();
@@ -137,12 +137,12 @@ pub fn threatens_open_four(pos: &mut Pos, color: Color) -> bool {
 fn four_three_is_real(pos: &mut Pos, cell: Cell) -> bool {
     let us = pos.us();
     let mut fives = Vec::with_capacity(4);
-    pos.play(cell);
+    pos.try_play(cell);
     pos.fives_around(cell, us, &mut fives);
     let real = if fives.len() >= 2 {
         true
     } else if let Some(&block) = fives.first() {
-        pos.play(block);
+        pos.try_play(block);
         let real = pos.board.threat_count(us, Threat::Flex4) > 0 && real_open_four(pos).is_some();
         pos.undo();
         real
@@ -258,7 +258,7 @@ pub fn defences(pos: &mut Pos, us: Color) -> Vec<Cell> {
             {
                 continue;
             }
-            pos.play_as(d, us);
+            pos.try_play_as(d, us);
             let ok = !threatens_open_four(pos, them);
             pos.undo();
             if ok {

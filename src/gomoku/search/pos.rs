@@ -1,6 +1,12 @@
 //! The search's position: the board plus what the search keeps beside it, the stone
-//! neighbourhood counts that define the candidate cells and the bounding box of the stones.
+//! neighbourhood counts that define the candidate cells, the bounding box of the stones,
+//! and the evaluation's candidate-cell terms summed incrementally: a move replaces the
+//! terms of the candidates whose patterns it changed (the board's log of changed cells says
+//! which) and adds the new candidates', undo restores both. The moves of threat searches
+//! and move generation are trials that skip the sums (nothing evaluates under them).
 
+use super::eval::NO_PATTERNS;
+use super::eval::features::{self, CLASSES, PairedTerms};
 use crate::gomoku::types::{CELLS, STRIDE};
 use crate::gomoku::{Board, Cell, Color, Threat};
 
@@ -30,7 +36,41 @@ const fn build_near() -> [isize; 32] {
 
 static NEAR: [isize; 32] = build_near();
 
+/// A cell's evaluation terms (black to move, white to move) in the state (`patterns`,
+/// `classes`), both `[black, white]`: what [`super::eval::evaluation_terms`] gives the cell
+/// for each side to move, read from the paired tables.
+#[inline(always)]
+fn terms(paired: &PairedTerms, patterns: [u16; 2], classes: [u8; 2]) -> [i32; 2] {
+    let word = |c: usize| {
+        if classes[c] == Threat::Forbidden as u8 {
+            NO_PATTERNS
+        } else {
+            patterns[c]
+        }
+    };
+    let (wb, ww) = (word(0), word(1));
+    let mut v = paired.cell[classes[0] as usize % CLASSES][classes[1] as usize % CLASSES];
+    for d in 0..4 {
+        let l = paired.line[((wb >> (4 * d)) & 15) as usize][((ww >> (4 * d)) & 15) as usize];
+        v[0] += l[0];
+        v[1] += l[1];
+    }
+    v
+}
+
+/// The empty `cell`'s evaluation terms (black to move, white to move) on `board` now.
+#[inline(always)]
+fn current_terms(paired: &PairedTerms, board: &Board, cell: Cell) -> [i32; 2] {
+    let patterns = Color::BOTH.map(|c| board.pattern_word(cell, c));
+    let classes = Color::BOTH.map(|c| board.threat(cell, c) as u8);
+    terms(paired, patterns, classes)
+}
+
 /// Board plus candidate bookkeeping; make and undo keep both in step.
+///
+/// Invariant: `board` changes only through [`Pos::play_as`], [`Pos::play`] and
+/// [`Pos::undo`] (setting the side to move is fine), so that the candidate counts and the
+/// evaluation's cell sums follow it.
 #[derive(Clone)]
 pub struct Pos {
     /// The position.
@@ -38,6 +78,23 @@ pub struct Pos {
     near: Box<[u8; CELLS]>,
     /// Bounding boxes of the stones (min x, max x, min y, max y), one per stone count.
     bounds: Vec<[u8; 4]>,
+    /// The evaluation's cell terms summed over the candidate cells, for black to move and
+    /// for white to move (see [`terms`]).
+    cell_sums: [i32; 2],
+    /// Each candidate cell's terms (black to move, white to move) in the sums.
+    cell_terms: Box<[[i32; 2]; CELLS]>,
+    /// Cells whose entry in `cell_terms` a summed move replaced, with the entry before.
+    terms_log: Vec<(u16, [i32; 2])>,
+    /// `cell_sums` and the length of `terms_log` before each summed move, popped by undo.
+    saved_sums: Vec<([i32; 2], u32)>,
+    /// The evaluation's cell terms of the board's rule, for both sides to move at once.
+    paired: &'static PairedTerms,
+    /// Per-move stamps marking the cells already summed, and the current stamp.
+    seen: Box<[u32; CELLS]>,
+    stamp: u32,
+    /// Trial moves on the board above the last summed one: while there are any the cell
+    /// sums are those of the position before the first, and moves are not summed.
+    trials: u32,
 }
 
 const NO_BOUNDS: [u8; 4] = [u8::MAX, 0, u8::MAX, 0];
@@ -45,23 +102,57 @@ const NO_BOUNDS: [u8; 4] = [u8::MAX, 0, u8::MAX, 0];
 impl Pos {
     /// The search position of `board`.
     pub fn new(board: &Board) -> Pos {
+        let rule = board.rule();
         let mut pos = Pos {
             board: board.clone(),
             near: Box::new([0; CELLS]),
             bounds: Vec::with_capacity(board.width() * board.height() + 1),
+            cell_sums: [0; 2],
+            cell_terms: Box::new([[0; 2]; CELLS]),
+            terms_log: Vec::with_capacity(64 * board.width() * board.height()),
+            saved_sums: Vec::with_capacity(board.width() * board.height() + 1),
+            paired: features::paired(rule),
+            seen: Box::new([0; CELLS]),
+            stamp: 0,
+            trials: 0,
         };
         pos.bounds.push(NO_BOUNDS);
         let stones: Vec<Cell> = board.moves().map(|(c, _)| c).collect();
         for c in stones {
-            pos.add_near(c);
+            pos.add_near(c, false);
+        }
+        for c in board.empty_cells() {
+            if pos.is_candidate(c) {
+                pos.enter_cell(c);
+            }
         }
         pos
     }
 
-    fn add_near(&mut self, cell: Cell) {
+    /// The empty `cell` becomes a candidate: its current terms go into the sums.
+    #[inline]
+    fn enter_cell(&mut self, cell: Cell) {
+        let terms = current_terms(self.paired, &self.board, cell);
+        self.cell_terms[cell.index()] = terms;
+        for (sum, v) in self.cell_sums.iter_mut().zip(terms) {
+            *sum += v;
+        }
+    }
+
+    /// Counts `cell`'s stone in its neighbourhood; with `sum`, the cells that become
+    /// candidates enter the cell sums.
+    fn add_near(&mut self, cell: Cell, sum: bool) {
         let centre = cell.index() as isize;
         for &o in NEAR.iter() {
-            self.near[(centre + o) as usize] += 1;
+            let i = (centre + o) as usize;
+            self.near[i] += 1;
+            if sum
+                && self.near[i] == 1
+                && let Some(c) = Cell::from_index(i)
+                && self.board.is_empty(c)
+            {
+                self.enter_cell(c);
+            }
         }
         let b = *self.bounds.last().unwrap_or(&NO_BOUNDS);
         let (x, y) = (cell.x() as u8, cell.y() as u8);
@@ -69,11 +160,82 @@ impl Pos {
             .push([b[0].min(x), b[1].max(x), b[2].min(y), b[3].max(y)]);
     }
 
-    /// Plays `cell` for `color`.
+    /// The evaluation's cell terms summed over the candidate cells, for `us` to move.
+    #[inline]
+    pub fn cell_terms(&self, us: Color) -> i32 {
+        self.cell_sums[us.index() & 1]
+    }
+
+    /// Plays `cell` for `color` as a trial: the threat searches' and move generation's
+    /// moves, which never evaluate, skip the evaluation's sums. Every move on top of a trial
+    /// is one too, until undo has taken them all back.
+    #[inline]
+    pub fn try_play_as(&mut self, cell: Cell, color: Color) {
+        self.trials += 1;
+        self.board.play_as(cell, color);
+        self.add_near(cell, false);
+    }
+
+    /// [`Pos::try_play_as`] for the side to move.
+    #[inline]
+    pub fn try_play(&mut self, cell: Cell) {
+        let color = self.board.side_to_move();
+        self.try_play_as(cell, color);
+    }
+
+    /// True when no trial move is on the board: the evaluation's sums are up to date.
+    #[inline]
+    pub fn summed(&self) -> bool {
+        self.trials == 0
+    }
+
+    /// Plays `cell` for `color` (a trial when trials are on the board).
     #[inline]
     pub fn play_as(&mut self, cell: Cell, color: Color) {
+        if self.trials > 0 {
+            self.try_play_as(cell, color);
+            return;
+        }
+        self.saved_sums
+            .push((self.cell_sums, self.terms_log.len() as u32));
+        if self.is_candidate(cell) {
+            // Its entry stays as it is, for when undo frees the cell again.
+            let terms = self.cell_terms[cell.index()];
+            for (sum, v) in self.cell_sums.iter_mut().zip(terms) {
+                *sum -= v;
+            }
+        }
+        let mark = self.board.change_mark();
         self.board.play_as(cell, color);
-        self.add_near(cell);
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen.fill(0);
+            self.stamp = 1;
+        }
+        // The candidates whose state the move changed: their entries replaced by their
+        // terms now.
+        let stamp = self.stamp;
+        let (board, near, seen, paired) = (&self.board, &self.near, &mut self.seen, self.paired);
+        let (sums, entries, log) = (
+            &mut self.cell_sums,
+            &mut self.cell_terms,
+            &mut self.terms_log,
+        );
+        board.changed_since(mark, |c| {
+            let i = c.index();
+            if seen[i] == stamp || near[i] == 0 {
+                return;
+            }
+            seen[i] = stamp;
+            let now = current_terms(paired, board, c);
+            let before = entries[i];
+            log.push((i as u16, before));
+            entries[i] = now;
+            for k in 0..2 {
+                sums[k] += now[k] - before[k];
+            }
+        });
+        self.add_near(cell, true);
     }
 
     /// Plays `cell` for the side to move.
@@ -92,6 +254,16 @@ impl Pos {
                 self.near[(centre + o) as usize] -= 1;
             }
             self.bounds.pop();
+            if self.trials > 0 {
+                self.trials -= 1;
+            } else if let Some((sums, log_len)) = self.saved_sums.pop() {
+                self.cell_sums = sums;
+                while self.terms_log.len() > log_len as usize {
+                    if let Some((i, terms)) = self.terms_log.pop() {
+                        self.cell_terms[i as usize] = terms;
+                    }
+                }
+            }
         }
     }
 
@@ -265,5 +437,60 @@ pub(crate) mod tests {
             }
         }
         assert!(hot_seen > 1000, "only {hot_seen} hot cells compared");
+    }
+
+    /// Along random games under every rule, with undos on the way, the evaluation from the
+    /// cell sums kept on every move equals a walk over every candidate cell, for either
+    /// side to move. It fails when a changed cell is left out of the sums.
+    #[test]
+    fn incremental_evaluation_equals_a_walk() {
+        use super::super::eval::{evaluate, evaluate_by_walk};
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(35);
+        let mut compared = 0usize;
+        for rule in ALL_RULES {
+            for game in 0..20 {
+                let mut pos = test_game_start(rule, game);
+                let size = pos.board.width();
+                for _ in 0..size * size / 2 {
+                    for _ in 0..2 {
+                        let side = pos.us().flip();
+                        pos.board.set_side_to_move(side);
+                        assert_eq!(
+                            evaluate(&pos),
+                            evaluate_by_walk(&pos),
+                            "{rule:?} {:?}",
+                            pos.board
+                        );
+                        compared += 1;
+                    }
+                    if pos.board.stone_count() % 7 == 3 {
+                        let fresh = Pos::new(&pos.board);
+                        assert_eq!(evaluate(&fresh), evaluate_by_walk(&pos), "{rule:?}");
+                    }
+                    let mut cells = Vec::new();
+                    pos.for_each_candidate(|c| cells.push(c));
+                    if cells.is_empty() || pos.board.threat_count(pos.us(), Threat::Five) > 0 {
+                        break;
+                    }
+                    let cell = cells[rng.random_range(0..cells.len())];
+                    if cells.len() > 1 && rng.random_range(0..3) == 0 {
+                        // Trial moves, one played as usual on top, all taken back.
+                        let other = cells[(cells.iter().position(|&c| c == cell).unwrap_or(0) + 1)
+                            % cells.len()];
+                        pos.try_play(cell);
+                        pos.play(other);
+                        assert!(!pos.summed());
+                        pos.undo();
+                        pos.undo();
+                        assert!(pos.summed());
+                    }
+                    pos.play(cell);
+                    if rng.random_range(0..6) == 0 {
+                        pos.undo();
+                    }
+                }
+            }
+        }
+        assert!(compared > 10_000, "only {compared} positions compared");
     }
 }

@@ -209,7 +209,7 @@ impl<'a, T: Tick> ThreatSearch<'a, T> {
         }
         let mut fives = Vec::with_capacity(4);
         for c in moves {
-            self.pos.play(c);
+            self.pos.try_play(c);
             self.pos.fives_around(c, att, &mut fives);
             if fives.is_empty() {
                 self.pos.undo();
@@ -233,7 +233,7 @@ impl<'a, T: Tick> ThreatSearch<'a, T> {
             }
             let block = blocks[0];
             self.line.push(block);
-            self.pos.play(block);
+            self.pos.try_play(block);
             let win = self.vcf_attack(depth - 1, ply + 2);
             self.pos.undo();
             self.pos.undo();
@@ -255,12 +255,12 @@ impl<'a, T: Tick> ThreatSearch<'a, T> {
     fn finish_open_four(&mut self, c: Cell, att: Color) {
         let def = att.flip();
         let mut fives = Vec::with_capacity(4);
-        self.pos.play(c);
+        self.pos.try_play(c);
         self.pos.fives_around(c, att, &mut fives);
         if let Some(&f) = fives.first() {
             self.line.push(f);
             if !forbidden_for(self.pos, f, def) {
-                self.pos.play(f);
+                self.pos.try_play(f);
                 if let Some(w) = self.pos.find(att, Threat::Five) {
                     self.line.push(w);
                 }
@@ -298,7 +298,7 @@ impl<'a, T: Tick> ThreatSearch<'a, T> {
         let def = att.flip();
         if self.pos.board.threat_count(def, Threat::Five) > 0 {
             for block in self.blocks_of(def) {
-                self.pos.play(block);
+                self.pos.try_play(block);
                 let win = self.vct_defend(depth, ply + 1);
                 self.pos.undo();
                 if let Some(plies) = win {
@@ -340,7 +340,7 @@ impl<'a, T: Tick> ThreatSearch<'a, T> {
         });
         moves.extend(threes);
         for c in moves {
-            self.pos.play(c);
+            self.pos.try_play(c);
             let win = self.vct_defend(depth - 1, ply + 1);
             self.pos.undo();
             if let Some(plies) = win {
@@ -373,7 +373,7 @@ impl<'a, T: Tick> ThreatSearch<'a, T> {
             // No block: any move, then the five.
             let mut longest = 2;
             for block in self.blocks_of(att) {
-                self.pos.play(block);
+                self.pos.try_play(block);
                 let win = self.vct_attack(depth, ply + 1);
                 self.pos.undo();
                 match win {
@@ -399,7 +399,7 @@ impl<'a, T: Tick> ThreatSearch<'a, T> {
         // No defence: any move, the open four, any move, the five.
         let mut longest = 4;
         for d in moves {
-            self.pos.play(d);
+            self.pos.try_play(d);
             let win = self.vct_attack(depth, ply + 1);
             self.pos.undo();
             match win {
@@ -489,7 +489,7 @@ pub fn still_loses<T: Tick>(
 ) -> bool {
     let us = pos.us();
     let them = us.flip();
-    pos.play(cell);
+    pos.try_play(cell);
     let mut fives = Vec::with_capacity(4);
     pos.fives_around(cell, us, &mut fives);
     let loses = if fives.is_empty() {
@@ -497,7 +497,7 @@ pub fn still_loses<T: Tick>(
     } else {
         let blocks = real_blocks(pos, us, &fives);
         if blocks.len() == 1 && pos.board.threat_count(them, Threat::Five) == 0 {
-            pos.play(blocks[0]);
+            pos.try_play(blocks[0]);
             let l = threat_win(pos, them, ticker, cache, vct, nodes);
             pos.undo();
             l

@@ -178,6 +178,68 @@ pub fn feature_name(index: usize) -> String {
     }
 }
 
+/// The candidate-cell terms of the two sets a board is evaluated with (black to move, white
+/// to move) side by side, so that one lookup gives a cell's term for either side to move:
+/// `cell[black class][white class]` and `line[black pattern][white pattern]` hold `[the
+/// black-to-move set's weight with black as "ours", the white-to-move set's with white as
+/// "ours"]`.
+pub struct PairedTerms {
+    /// The `CELL` weights by the black and the white class.
+    pub cell: [[[i32; 2]; CLASSES]; CLASSES],
+    /// The `LINE` weights by the black and the white pattern code.
+    pub line: [[[i32; 2]; LINE_CODES]; LINE_CODES],
+}
+
+const fn pair(black_to_move: TableSet, white_to_move: TableSet) -> PairedTerms {
+    let b = flatten(black_to_move.tables());
+    let w = flatten(white_to_move.tables());
+    let mut out = PairedTerms {
+        cell: [[[0; 2]; CLASSES]; CLASSES],
+        line: [[[0; 2]; LINE_CODES]; LINE_CODES],
+    };
+    let mut x = 0;
+    while x < CLASSES {
+        let mut y = 0;
+        while y < CLASSES {
+            out.cell[x][y] = [
+                b[CELL_BASE + x * CLASSES + y],
+                w[CELL_BASE + y * CLASSES + x],
+            ];
+            y += 1;
+        }
+        x += 1;
+    }
+    let mut x = 0;
+    while x < LINE_CODES {
+        let mut y = 0;
+        while y < LINE_CODES {
+            out.line[x][y] = [
+                b[LINE_BASE + x * LINE_CODES + y],
+                w[LINE_BASE + y * LINE_CODES + x],
+            ];
+            y += 1;
+        }
+        x += 1;
+    }
+    out
+}
+
+/// The paired terms of the rules without colour-specific sets and of renju.
+static PAIRED: [PairedTerms; 2] = [
+    pair(TableSet::General, TableSet::General),
+    pair(TableSet::RenjuBlack, TableSet::RenjuWhite),
+];
+
+/// The paired candidate-cell terms a board under `rule` is evaluated with.
+pub fn paired(rule: Rule) -> &'static PairedTerms {
+    let black = TableSet::of(rule, Color::Black);
+    let white = TableSet::of(rule, Color::White);
+    match (black, white) {
+        (TableSet::RenjuBlack, TableSet::RenjuWhite) => &PAIRED[1],
+        _ => &PAIRED[0],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
