@@ -325,6 +325,32 @@ mod tests {
     use rand::rngs::Xoshiro256PlusPlus;
     use rand::{RngExt, SeedableRng};
 
+    /// Plays a random move for the side to move, mostly one that makes a two or better (so
+    /// that threes and fours come often); false when there is no legal candidate.
+    fn play_near_threats(pos: &mut Pos, rng: &mut Xoshiro256PlusPlus) -> bool {
+        let us = pos.us();
+        let mut cells = Vec::new();
+        pos.for_each_candidate(|c| {
+            if !forbidden_for(pos, c, us) {
+                cells.push(c);
+            }
+        });
+        if cells.is_empty() {
+            return false;
+        }
+        let mut strong: Vec<Cell> = cells
+            .iter()
+            .copied()
+            .filter(|&c| pos.board.threat(c, us) >= Threat::Flex2)
+            .collect();
+        if strong.is_empty() || rng.random_range(0..4) == 0 {
+            strong = cells;
+        }
+        let c = strong[rng.random_range(0..strong.len())];
+        pos.play(c);
+        true
+    }
+
     /// The defences found by trying every cell where the opponent makes a four, without the
     /// reach filter: what [`defences`] returned before it.
     fn defences_by_trial(pos: &mut Pos, us: Color) -> Vec<Cell> {
@@ -380,26 +406,9 @@ mod tests {
                         assert_eq!(fast, full, "{rule:?} position {:?}", pos.board);
                         checked[r] += 1;
                     }
-                    let mut cells = Vec::new();
-                    pos.for_each_candidate(|c| {
-                        if !forbidden_for(&pos, c, us) {
-                            cells.push(c);
-                        }
-                    });
-                    if cells.is_empty() {
+                    if !play_near_threats(&mut pos, &mut rng) {
                         break;
                     }
-                    // Mostly near the threats, so that open threes come often.
-                    let mut strong: Vec<Cell> = cells
-                        .iter()
-                        .copied()
-                        .filter(|&c| pos.board.threat(c, us) >= Threat::Flex2)
-                        .collect();
-                    if strong.is_empty() || rng.random_range(0..4) == 0 {
-                        strong = cells;
-                    }
-                    let c = strong[rng.random_range(0..strong.len())];
-                    pos.play(c);
                 }
             }
         }
@@ -472,25 +481,9 @@ mod tests {
                         multi[r] += (fives.len() >= 2) as usize;
                         pos.undo();
                     }
-                    let mut cells = Vec::new();
-                    pos.for_each_candidate(|c| {
-                        if !forbidden_for(&pos, c, us) {
-                            cells.push(c);
-                        }
-                    });
-                    if cells.is_empty() {
+                    if !play_near_threats(&mut pos, &mut rng) {
                         break;
                     }
-                    let mut strong: Vec<Cell> = cells
-                        .iter()
-                        .copied()
-                        .filter(|&c| pos.board.threat(c, us) >= Threat::Flex2)
-                        .collect();
-                    if strong.is_empty() || rng.random_range(0..4) == 0 {
-                        strong = cells;
-                    }
-                    let c = strong[rng.random_range(0..strong.len())];
-                    pos.play(c);
                 }
             }
         }

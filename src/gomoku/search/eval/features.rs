@@ -190,38 +190,33 @@ pub struct PairedTerms {
     pub line: [[[i32; 2]; LINE_CODES]; LINE_CODES],
 }
 
-const fn pair(black_to_move: TableSet, white_to_move: TableSet) -> PairedTerms {
-    let b = flatten(black_to_move.tables());
-    let w = flatten(white_to_move.tables());
-    let mut out = PairedTerms {
-        cell: [[[0; 2]; CLASSES]; CLASSES],
-        line: [[[0; 2]; LINE_CODES]; LINE_CODES],
-    };
+/// One `N` x `N` table starting at feature `base`, paired: `[b[base + x * N + y],
+/// w[base + y * N + x]]` at `[x][y]` (black's code first in both).
+const fn pair_table<const N: usize>(
+    b: &[i32; FEATURES],
+    w: &[i32; FEATURES],
+    base: usize,
+) -> [[[i32; 2]; N]; N] {
+    let mut out = [[[0; 2]; N]; N];
     let mut x = 0;
-    while x < CLASSES {
+    while x < N {
         let mut y = 0;
-        while y < CLASSES {
-            out.cell[x][y] = [
-                b[CELL_BASE + x * CLASSES + y],
-                w[CELL_BASE + y * CLASSES + x],
-            ];
-            y += 1;
-        }
-        x += 1;
-    }
-    let mut x = 0;
-    while x < LINE_CODES {
-        let mut y = 0;
-        while y < LINE_CODES {
-            out.line[x][y] = [
-                b[LINE_BASE + x * LINE_CODES + y],
-                w[LINE_BASE + y * LINE_CODES + x],
-            ];
+        while y < N {
+            out[x][y] = [b[base + x * N + y], w[base + y * N + x]];
             y += 1;
         }
         x += 1;
     }
     out
+}
+
+const fn pair(black_to_move: TableSet, white_to_move: TableSet) -> PairedTerms {
+    let b = flatten(black_to_move.tables());
+    let w = flatten(white_to_move.tables());
+    PairedTerms {
+        cell: pair_table::<CLASSES>(&b, &w, CELL_BASE),
+        line: pair_table::<LINE_CODES>(&b, &w, LINE_BASE),
+    }
 }
 
 /// The paired terms of the rules without colour-specific sets and of renju.
