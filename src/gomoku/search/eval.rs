@@ -20,7 +20,7 @@ pub const NO_PATTERNS: u16 = 0xFFFF;
 
 /// The side's pattern word at `cell`, or [`NO_PATTERNS`] when the cell is forbidden to it.
 #[inline]
-fn line_word(board: &Board, cell: Cell, color: Color, threat: Threat) -> u16 {
+pub(super) fn line_word(board: &Board, cell: Cell, color: Color, threat: Threat) -> u16 {
     if threat == Threat::Forbidden {
         NO_PATTERNS
     } else {
@@ -134,12 +134,10 @@ impl Sink for Sum<'_> {
 /// centre, is walked).
 pub fn evaluate(pos: &Pos) -> i32 {
     debug_assert!(pos.summed(), "evaluation under trial moves");
-    let weights = &WEIGHTS[table_set(pos).index()];
     if pos.board.stone_count() == 0 {
-        let mut sum = Sum { weights, total: 0 };
-        evaluation_terms(pos, &mut sum);
-        return sum.total.clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        return evaluate_by_walk(pos);
     }
+    let weights = &WEIGHTS[table_set(pos).index()];
     let us = pos.us();
     let mut total = pos.cell_terms(us);
     for (kind, column) in count_cells(&pos.board, us) {

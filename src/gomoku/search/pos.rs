@@ -5,8 +5,8 @@
 //! which) and adds the new candidates', undo restores both. The moves of threat searches
 //! and move generation are trials that skip the sums (nothing evaluates under them).
 
-use super::eval::NO_PATTERNS;
 use super::eval::features::{self, CLASSES, PairedTerms};
+use super::eval::line_word;
 use crate::gomoku::types::{CELLS, STRIDE};
 use crate::gomoku::{Board, Cell, Color, Threat};
 
@@ -36,19 +36,13 @@ const fn build_near() -> [isize; 32] {
 
 static NEAR: [isize; 32] = build_near();
 
-/// A cell's evaluation terms (black to move, white to move) in the state (`patterns`,
-/// `classes`), both `[black, white]`: what [`super::eval::evaluation_terms`] gives the cell
-/// for each side to move, read from the paired tables.
+/// The empty `cell`'s evaluation terms on `board` now (black to move, white to move): what
+/// [`super::eval::evaluation_terms`] gives the cell for each side to move, read from the
+/// paired tables.
 #[inline(always)]
-fn terms(paired: &PairedTerms, patterns: [u16; 2], classes: [u8; 2]) -> [i32; 2] {
-    let word = |c: usize| {
-        if classes[c] == Threat::Forbidden as u8 {
-            NO_PATTERNS
-        } else {
-            patterns[c]
-        }
-    };
-    let (wb, ww) = (word(0), word(1));
+fn current_terms(paired: &PairedTerms, board: &Board, cell: Cell) -> [i32; 2] {
+    let classes = Color::BOTH.map(|c| board.threat(cell, c));
+    let [wb, ww] = Color::BOTH.map(|c| line_word(board, cell, c, classes[c.index() & 1]));
     let mut v = paired.cell[classes[0] as usize % CLASSES][classes[1] as usize % CLASSES];
     for d in 0..4 {
         let l = paired.line[((wb >> (4 * d)) & 15) as usize][((ww >> (4 * d)) & 15) as usize];
@@ -56,14 +50,6 @@ fn terms(paired: &PairedTerms, patterns: [u16; 2], classes: [u8; 2]) -> [i32; 2]
         v[1] += l[1];
     }
     v
-}
-
-/// The empty `cell`'s evaluation terms (black to move, white to move) on `board` now.
-#[inline(always)]
-fn current_terms(paired: &PairedTerms, board: &Board, cell: Cell) -> [i32; 2] {
-    let patterns = Color::BOTH.map(|c| board.pattern_word(cell, c));
-    let classes = Color::BOTH.map(|c| board.threat(cell, c) as u8);
-    terms(paired, patterns, classes)
 }
 
 /// Board plus candidate bookkeeping; make and undo keep both in step.
@@ -79,7 +65,7 @@ pub struct Pos {
     /// Bounding boxes of the stones (min x, max x, min y, max y), one per stone count.
     bounds: Vec<[u8; 4]>,
     /// The evaluation's cell terms summed over the candidate cells, for black to move and
-    /// for white to move (see [`terms`]).
+    /// for white to move (see [`current_terms`]).
     cell_sums: [i32; 2],
     /// Each candidate cell's terms (black to move, white to move) in the sums.
     cell_terms: Box<[[i32; 2]; CELLS]>,
