@@ -1,7 +1,7 @@
 //! Fast self-play to sanity-check the Gomoku search: `cargo run --release --example
 //! gomoku_selfplay [games] [nodes|<ms>ms] [rule] [size] [key=value,...]`. With the last argument
-//! (`vct`, `vct_nodes`, `vcf_nodes`, `qvcf_nodes`, `qvcf_depth`, `defend_nodes`,
-//! `defend_vct`), player B with those
+//! (`vct`, `vct_nodes`, `vcf_nodes`, `qvcf_nodes`, `qvcf_depth`, `quiet_four_plies`,
+//! `defend_nodes`, `defend_vct`), player B with those
 //! settings plays player A (defaults), each opening twice with colours swapped, and B's
 //! score is printed. Each game starts from a random
 //! three-stone opening near the centre (seeded); both sides search a fixed node budget. It
@@ -39,6 +39,7 @@ fn main() {
                 "vcf_nodes" => params_b.vcf_nodes = n,
                 "qvcf_nodes" => params_b.qvcf_nodes = n,
                 "qvcf_depth" => params_b.qvcf_depth = n as u32,
+                "quiet_four_plies" => params_b.quiet_four_plies = n as u32,
                 "defend_nodes" => params_b.defend_nodes = n,
                 "defend_vct" => params_b.defend_vct = n != 0,
                 _ => panic!("unknown setting {key}"),

@@ -418,3 +418,34 @@ fn threat_defence_checks() {
     ));
     assert_eq!(pos.board.hash(), before);
 }
+
+/// The quiescence stage's fours: with the root VCF and VCT stages off, a depth-1 search
+/// announces the forced win of many more introductory VCF puzzles when the stage may play
+/// the side to move's fours than when it may not (then only the static four-three and open
+/// four checks see past the horizon).
+#[test]
+fn quiescence_fours_see_vcfs_past_the_horizon() {
+    let text = std::fs::read_to_string("data/gomoku/renju-vcf-intro.tsv").expect("puzzle file");
+    let boards: Vec<Board> = text.lines().filter_map(parse_puzzle).map(|(_, b)| b).collect();
+    let wins_found = |quiet_four_plies: u32| {
+        let params = SearchParams {
+            vct: false,
+            vcf_nodes: 0,
+            quiet_four_plies,
+            ..SearchParams::default()
+        };
+        boards
+            .iter()
+            .filter(|board| {
+                let mut searcher = Searcher::new(16, 1);
+                let control = SearchControl::new(&depth(1));
+                let out = searcher.search(board, &params, &control, &mut |_| {});
+                matches!(out.score, Score::MatePlies(n) if n > 0)
+            })
+            .count()
+    };
+    let with_fours = wins_found(8);
+    let without = wins_found(0);
+    println!("depth-1 wins of {}: {with_fours} with fours, {without} without", boards.len());
+    assert!(with_fours >= without + boards.len() / 5, "{with_fours} vs {without}");
+}

@@ -11,7 +11,7 @@
 
 use super::eval::{EVAL_LIMIT, evaluate};
 use super::movegen::{
-    Gen, forbidden_for, four_cells, generate, is_tactical, order_value, static_win,
+    Gen, forbidden_for, four_cells, generate, in_line_window, is_tactical, order_value, static_win,
 };
 use super::pos::Pos;
 use super::threat::{FailCache, SubBudget, ThreatSearch, Tick};
@@ -233,7 +233,7 @@ impl<'a> Worker<'a> {
 
     fn search(&mut self, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, cut: bool) -> i32 {
         if depth <= 0 {
-            return self.qsearch(alpha, beta, ply, 0);
+            return self.qsearch(alpha, beta, ply, 0, None);
         }
         let pv_node = beta - alpha > 1;
         self.pv.clear(ply);
@@ -433,8 +433,20 @@ impl<'a> Worker<'a> {
         best
     }
 
-    /// The quiescence stage: static wins, forced blocks, a short VCF, else the evaluation.
-    fn qsearch(&mut self, alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
+    /// The quiescence stage: static wins, forced blocks, a short VCF, then the evaluation as a
+    /// stand-pat score that the side to move's own fours may raise (each answered by its
+    /// forced block), as captures do in chess. Only fours near the side's last stone
+    /// (`last_four`, or its last move before the stage) are tried, past the first only those
+    /// that also make a three or two, up to `quiet_four_plies` plies into the stage.
+    fn qsearch(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: usize,
+        last_four: Option<Cell>,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
         self.pv.clear(ply);
         if self.ctr.tick() {
             return 0;
@@ -452,7 +464,7 @@ impl<'a> Worker<'a> {
             Gen::Lost(plies) => return mated_in(ply + plies),
             Gen::Forced(c) if qply < 16 => {
                 self.pos.play(c);
-                let v = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
+                let v = -self.qsearch(-beta, -alpha, ply + 1, qply + 1, last_four);
                 self.pos.undo();
                 if beta - alpha > 1 && !self.ctr.stopped {
                     self.pv.update(ply, c);
@@ -481,6 +493,67 @@ impl<'a> Worker<'a> {
                 return 0;
             }
         }
-        evaluate(&self.pos)
+        let stand = evaluate(&self.pos);
+        if stand >= beta
+            || qply >= self.sh.game.quiet_four_plies
+            || matches!(state, Gen::Forced(_))
+            || four_cells(&self.pos, us) == 0
+        {
+            return stand;
+        }
+        // Fours near the side to move's last stone (a 5x5 square or a line within four); past
+        // the first, only fours that also make a three or two.
+        let anchor = last_four.or_else(|| {
+            let n = self.pos.board.stone_count();
+            (n >= 2)
+                .then(|| self.pos.board.moves().nth(n - 2))
+                .flatten()
+                .map(|(c, _)| c)
+        });
+        let Some(anchor) = anchor else {
+            return stand;
+        };
+        let min_class = if qply >= 2 {
+            Threat::Block4Plus
+        } else {
+            Threat::Block4
+        };
+        let mut fours: Vec<(Cell, i32)> = Vec::with_capacity(8);
+        {
+            let pos = &self.pos;
+            let mut cells = Vec::with_capacity(8);
+            pos.cells_with(us, min_class, &mut cells);
+            for c in cells {
+                let (dx, dy) = (anchor.x().abs_diff(c.x()), anchor.y().abs_diff(c.y()));
+                let near = dx.max(dy) <= 2 || in_line_window(anchor, c);
+                if near && !forbidden_for(pos, c, us) {
+                    fours.push((c, order_value(pos, c, us)));
+                }
+            }
+        }
+        fours.sort_unstable_by_key(|m| (std::cmp::Reverse(m.1), m.0.index()));
+        let mut best = stand;
+        alpha = alpha.max(stand);
+        for (c, _) in fours {
+            self.pos.play(c);
+            let v = -self.qsearch(-beta, -alpha, ply + 1, qply + 1, Some(c));
+            self.pos.undo();
+            if self.ctr.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if pv_node {
+                        self.pv.update(ply, c);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
     }
 }
