@@ -426,7 +426,11 @@ fn threat_defence_checks() {
 #[test]
 fn quiescence_fours_see_vcfs_past_the_horizon() {
     let text = std::fs::read_to_string("data/gomoku/renju-vcf-intro.tsv").expect("puzzle file");
-    let boards: Vec<Board> = text.lines().filter_map(parse_puzzle).map(|(_, b)| b).collect();
+    let boards: Vec<Board> = text
+        .lines()
+        .filter_map(parse_puzzle)
+        .map(|(_, b)| b)
+        .collect();
     let wins_found = |quiet_four_plies: u32| {
         let params = SearchParams {
             vct: false,
@@ -446,6 +450,12 @@ fn quiescence_fours_see_vcfs_past_the_horizon() {
     };
     let with_fours = wins_found(8);
     let without = wins_found(0);
-    println!("depth-1 wins of {}: {with_fours} with fours, {without} without", boards.len());
-    assert!(with_fours >= without + boards.len() / 5, "{with_fours} vs {without}");
+    println!(
+        "depth-1 wins of {}: {with_fours} with fours, {without} without",
+        boards.len()
+    );
+    assert!(
+        with_fours >= without + boards.len() / 5,
+        "{with_fours} vs {without}"
+    );
 }
