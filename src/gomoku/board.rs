@@ -289,7 +289,7 @@ impl Board {
     }
 
     /// The moves played, oldest first, with their colours.
-    pub fn moves(&self) -> impl ExactSizeIterator<Item = (Cell, Color)> + '_ {
+    pub fn moves(&self) -> impl DoubleEndedIterator<Item = (Cell, Color)> + ExactSizeIterator + '_ {
         self.history.iter().map(|p| (p.cell, p.color))
     }
 

@@ -466,7 +466,7 @@ impl<'a> Worker<'a> {
                 self.pos.play(c);
                 let v = -self.qsearch(-beta, -alpha, ply + 1, qply + 1, last_four);
                 self.pos.undo();
-                if beta - alpha > 1 && !self.ctr.stopped {
+                if pv_node && !self.ctr.stopped {
                     self.pv.update(ply, c);
                 }
                 return v;
@@ -503,13 +503,7 @@ impl<'a> Worker<'a> {
         }
         // Fours near the side to move's last stone (a 5x5 square or a line within four); past
         // the first, only fours that also make a three or two.
-        let anchor = last_four.or_else(|| {
-            let n = self.pos.board.stone_count();
-            (n >= 2)
-                .then(|| self.pos.board.moves().nth(n - 2))
-                .flatten()
-                .map(|(c, _)| c)
-        });
+        let anchor = last_four.or_else(|| self.pos.board.moves().rev().nth(1).map(|(c, _)| c));
         let Some(anchor) = anchor else {
             return stand;
         };
@@ -518,23 +512,17 @@ impl<'a> Worker<'a> {
         } else {
             Threat::Block4
         };
-        let mut fours: Vec<(Cell, i32)> = Vec::with_capacity(8);
-        {
-            let pos = &self.pos;
-            let mut cells = Vec::with_capacity(8);
-            pos.cells_with(us, min_class, &mut cells);
-            for c in cells {
-                let (dx, dy) = (anchor.x().abs_diff(c.x()), anchor.y().abs_diff(c.y()));
-                let near = dx.max(dy) <= 2 || in_line_window(anchor, c);
-                if near && !forbidden_for(pos, c, us) {
-                    fours.push((c, order_value(pos, c, us)));
-                }
-            }
-        }
-        fours.sort_unstable_by_key(|m| (std::cmp::Reverse(m.1), m.0.index()));
+        let mut fours = Vec::with_capacity(8);
+        let pos = &self.pos;
+        pos.cells_with(us, min_class, &mut fours);
+        fours.retain(|&c| {
+            let (dx, dy) = (anchor.x().abs_diff(c.x()), anchor.y().abs_diff(c.y()));
+            (dx.max(dy) <= 2 || in_line_window(anchor, c)) && !forbidden_for(pos, c, us)
+        });
+        fours.sort_by_cached_key(|&c| (std::cmp::Reverse(order_value(pos, c, us)), c.index()));
         let mut best = stand;
         alpha = alpha.max(stand);
-        for (c, _) in fours {
+        for c in fours {
             self.pos.play(c);
             let v = -self.qsearch(-beta, -alpha, ply + 1, qply + 1, Some(c));
             self.pos.undo();
