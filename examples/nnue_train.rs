@@ -4,7 +4,7 @@
 //! usage: cargo run --release --example nnue_train -- --data FILE[,FILE...] --out NET.bin
 //!        [--epochs N] [--batch N] [--lr X] [--drop-epoch N] [--lambda X] [--threads N]
 //!        [--seed N] [--val-percent N] [--max-score CP] [--checkpoints DIR] [--init CKPT]
-//!        [--mirror 0|1]
+//!        [--mirror 0|1] [--export best|last]
 //!
 //! Target: `lambda * sigmoid(score / SCALE) + (1 - lambda) * result`, both from the side to
 //! move's point of view; loss: mean squared error of `sigmoid(output)` against it. AdamW
@@ -14,7 +14,12 @@
 //! `--mirror 1` trains on every position and its left-right mirror image (the rules are
 //! symmetric). Validation holds out whole games (`--val-percent`, chosen by a hash of the game number).
 //! Writes a float checkpoint per epoch into `--checkpoints`, the quantised net to `--out`,
-//! and a text report beside it (`NET.txt`: command, data, losses, quantisation check).
+//! and a text report beside it (`NET.txt`: command, data, losses, quantisation check). The
+//! net written is the epoch with the lowest validation loss (`--export best`, the default:
+//! positions of one game share their result, so a long run learns the training games'
+//! results by heart) or the last epoch (`--export last`). Each epoch also reports the
+//! validation loss against the score alone and against the result alone, which compare
+//! across runs with different `--lambda`.
 
 use std::io::Write;
 use std::time::Instant;
@@ -45,6 +50,8 @@ struct Config {
     checkpoints: Option<String>,
     init: Option<String>,
     mirror: bool,
+    /// Export the epoch with the lowest validation loss (else the last).
+    export_best: bool,
 }
 
 fn parse_args() -> Result<Config, String> {
@@ -63,6 +70,7 @@ fn parse_args() -> Result<Config, String> {
         checkpoints: None,
         init: None,
         mirror: false,
+        export_best: true,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     for pair in args.chunks(2) {
@@ -87,6 +95,13 @@ fn parse_args() -> Result<Config, String> {
             "--checkpoints" => cfg.checkpoints = Some(value.clone()),
             "--init" => cfg.init = Some(value.clone()),
             "--mirror" => cfg.mirror = int()? != 0,
+            "--export" => {
+                cfg.export_best = match value.as_str() {
+                    "best" => true,
+                    "last" => false,
+                    other => return Err(format!("--export: best or last, not {other}")),
+                }
+            }
             other => return Err(format!("unknown argument {other}")),
         }
     }
@@ -213,6 +228,7 @@ fn batch_gradient(
     net: &FloatNetwork,
     batch: &[Sample],
     cfg: &Config,
+    lambda: f32,
     grads: &mut [Vec<f32>],
 ) -> (f64, Vec<f32>) {
     let per = batch.len().div_ceil(CHUNKS);
@@ -229,7 +245,7 @@ fn batch_gradient(
                     g.iter_mut().for_each(|x| *x = 0.0);
                     let lo = (i * per).min(batch.len());
                     let hi = ((i + 1) * per).min(batch.len());
-                    *l = gradient(net, &batch[lo..hi], cfg.lambda, g);
+                    *l = gradient(net, &batch[lo..hi], lambda, g);
                 }
             });
         }
@@ -269,13 +285,13 @@ impl AdamW {
     }
 }
 
-/// The mean loss over `records`.
-fn mean_loss(net: &FloatNetwork, records: &[Sample], cfg: &Config) -> f64 {
+/// The mean loss over `records` against the target blended with `lambda`.
+fn mean_loss(net: &FloatNetwork, records: &[Sample], cfg: &Config, lambda: f32) -> f64 {
     if records.is_empty() {
         return 0.0;
     }
     let mut grads = vec![vec![0f32; net.len()]; CHUNKS];
-    let (loss, _) = batch_gradient(net, records, cfg, &mut grads);
+    let (loss, _) = batch_gradient(net, records, cfg, lambda, &mut grads);
     loss / records.len() as f64
 }
 
@@ -386,6 +402,8 @@ fn run(cfg: &Config) -> Result<(), String> {
     let mut grads = vec![vec![0f32; params.len()]; CHUNKS];
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(cfg.seed ^ 0x5eed);
     let mut log = Vec::new();
+    // The epoch to export: (epoch, validation loss, network).
+    let mut best: Option<(usize, f64, FloatNetwork)> = None;
     let batches = train.len().div_ceil(cfg.batch);
     for epoch in 1..=cfg.epochs {
         // Fisher-Yates with the seeded generator.
@@ -401,7 +419,7 @@ fn run(cfg: &Config) -> Result<(), String> {
         let mut epoch_loss = 0f64;
         let mut seen = 0usize;
         for (b, batch) in train.chunks(cfg.batch).enumerate() {
-            let (loss, mut g) = batch_gradient(&net, batch, cfg, &mut grads);
+            let (loss, mut g) = batch_gradient(&net, batch, cfg, cfg.lambda, &mut grads);
             let scale = 1.0 / batch.len() as f32;
             g.iter_mut().for_each(|x| *x *= scale);
             adam.step(&mut params, &g, lr);
@@ -420,19 +438,33 @@ fn run(cfg: &Config) -> Result<(), String> {
             }
         }
         let train_loss = epoch_loss / seen as f64;
-        let val_loss = mean_loss(&net, &valid_samples, cfg);
+        let val_loss = mean_loss(&net, &valid_samples, cfg, cfg.lambda);
+        let val_score = mean_loss(&net, &valid_samples, cfg, 1.0);
+        let val_result = mean_loss(&net, &valid_samples, cfg, 0.0);
         eprintln!(
-            "\repoch {epoch}: train loss {train_loss:.6}, validation loss {val_loss:.6}, lr {lr}, {:.0} s",
+            "\repoch {epoch}: train loss {train_loss:.6}, validation loss {val_loss:.6} (score {val_score:.6}, result {val_result:.6}), lr {lr}, {:.0} s",
             started.elapsed().as_secs_f64()
         );
         log.push(format!(
-            "epoch {epoch}: train {train_loss:.6} validation {val_loss:.6} lr {lr}"
+            "epoch {epoch}: train {train_loss:.6} validation {val_loss:.6} (score {val_score:.6}, result {val_result:.6}) lr {lr}"
         ));
+        if !cfg.export_best || best.as_ref().is_none_or(|(_, loss, _)| val_loss < *loss) {
+            best = Some((epoch, val_loss, net.clone()));
+        }
         if let Some(dir) = &cfg.checkpoints {
             std::fs::create_dir_all(dir).map_err(|e| format!("{dir}: {e}"))?;
             write_f32s(&format!("{dir}/epoch-{epoch}.f32"), &params)?;
         }
     }
+    let (export_epoch, _, net) = best.ok_or("no epoch was trained")?;
+    log.push(format!(
+        "exported: epoch {export_epoch} ({})",
+        if cfg.export_best {
+            "lowest validation loss"
+        } else {
+            "the last"
+        }
+    ));
     let quantised = net.quantise().map_err(|e| format!("export: {e}"))?;
     let bytes = quantised.to_bytes();
     std::fs::write(&cfg.out, &bytes).map_err(|e| format!("{}: {e}", cfg.out))?;
