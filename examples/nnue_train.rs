@@ -327,12 +327,13 @@ fn initial(cfg: &Config) -> Result<FloatNetwork, String> {
 }
 
 /// Quantised versus float output, and the quantised net against the search score, over up to
-/// `limit` records: (mean |difference| cp, max |difference| cp, correlation with the score).
+/// `limit` records: (mean |difference| cp, max |difference| cp, correlation with the score,
+/// standard deviations of the quantised eval and of the score in cp).
 fn check_quantised(
     float: &FloatNetwork,
     net: &Network,
     records: &[PackedPosition],
-) -> (f64, f64, f64) {
+) -> (f64, f64, f64, f64, f64) {
     let (mut sum_diff, mut max_diff) = (0f64, 0f64);
     let mut pairs = Vec::new();
     let mut us = [0usize; MAX_ACTIVE];
@@ -356,7 +357,13 @@ fn check_quantised(
         sxx += (x - mx) * (x - mx);
         syy += (y - my) * (y - my);
     }
-    (sum_diff / n, max_diff, sxy / (sxx * syy).sqrt().max(1e-12))
+    (
+        sum_diff / n,
+        max_diff,
+        sxy / (sxx * syy).sqrt().max(1e-12),
+        (sxx / n).sqrt(),
+        (syy / n).sqrt(),
+    )
 }
 
 fn write_f32s(path: &str, v: &[f32]) -> Result<(), String> {
@@ -469,7 +476,7 @@ fn run(cfg: &Config) -> Result<(), String> {
     let bytes = quantised.to_bytes();
     std::fs::write(&cfg.out, &bytes).map_err(|e| format!("{}: {e}", cfg.out))?;
     let check: Vec<PackedPosition> = valid.iter().take(10_000).copied().collect();
-    let (mean, max, corr) = check_quantised(&net, &quantised, &check);
+    let (mean, max, corr, sd_eval, sd_score) = check_quantised(&net, &quantised, &check);
     let report_path = format!("{}.txt", cfg.out.trim_end_matches(".bin"));
     let command: Vec<String> = std::env::args().collect();
     let mut report = String::new();
@@ -514,7 +521,7 @@ fn run(cfg: &Config) -> Result<(), String> {
         check.len()
     ));
     report.push_str(&format!(
-        "correlation of the quantised eval with the search score (validation): {corr:.3}\n"
+        "correlation of the quantised eval with the search score (validation): {corr:.3}; standard deviation {sd_eval:.0} cp (eval) and {sd_score:.0} cp (score)\n"
     ));
     report.push_str(&format!(
         "training time: {:.0} s\n",
