@@ -112,7 +112,7 @@ impl Default for Options {
             randomness: 0,
             usebook: false,
             bookfiles: String::new(),
-            use_nnue: false,
+            use_nnue: true,
             eval_file: String::new(),
         }
     }
