@@ -228,7 +228,6 @@ fn batch_gradient(
     net: &FloatNetwork,
     batch: &[Sample],
     cfg: &Config,
-    lambda: f32,
     grads: &mut [Vec<f32>],
 ) -> (f64, Vec<f32>) {
     let per = batch.len().div_ceil(CHUNKS);
@@ -245,7 +244,7 @@ fn batch_gradient(
                     g.iter_mut().for_each(|x| *x = 0.0);
                     let lo = (i * per).min(batch.len());
                     let hi = ((i + 1) * per).min(batch.len());
-                    *l = gradient(net, &batch[lo..hi], lambda, g);
+                    *l = gradient(net, &batch[lo..hi], cfg.lambda, g);
                 }
             });
         }
@@ -285,14 +284,33 @@ impl AdamW {
     }
 }
 
-/// The mean loss over `records` against the target blended with `lambda`.
-fn mean_loss(net: &FloatNetwork, records: &[Sample], cfg: &Config, lambda: f32) -> f64 {
-    if records.is_empty() {
-        return 0.0;
+/// Mean validation losses: against the target blended with `--lambda`, against the score
+/// alone and against the result alone (the last two compare across `--lambda` values).
+struct ValidationLosses {
+    blend: f64,
+    score: f64,
+    result: f64,
+}
+
+/// The mean losses over `records`, from one forward pass each (no gradient).
+fn validation_losses(net: &FloatNetwork, records: &[Sample], lambda: f32) -> ValidationLosses {
+    let mut us = [0usize; MAX_ACTIVE];
+    let mut them = [0usize; MAX_ACTIVE];
+    let mut sums = [0f64; 3];
+    for rec in records {
+        let n = record_features(rec, &mut us, &mut them);
+        let p = sigmoid(net.forward(&us[..n], &them[..n]));
+        for (sum, l) in sums.iter_mut().zip([lambda, 1.0, 0.0]) {
+            let t = target(&rec.0, l);
+            *sum += f64::from((p - t) * (p - t));
+        }
     }
-    let mut grads = vec![vec![0f32; net.len()]; CHUNKS];
-    let (loss, _) = batch_gradient(net, records, cfg, lambda, &mut grads);
-    loss / records.len() as f64
+    let n = records.len().max(1) as f64;
+    ValidationLosses {
+        blend: sums[0] / n,
+        score: sums[1] / n,
+        result: sums[2] / n,
+    }
 }
 
 /// Whether a game belongs to the validation set.
@@ -426,7 +444,7 @@ fn run(cfg: &Config) -> Result<(), String> {
         let mut epoch_loss = 0f64;
         let mut seen = 0usize;
         for (b, batch) in train.chunks(cfg.batch).enumerate() {
-            let (loss, mut g) = batch_gradient(&net, batch, cfg, cfg.lambda, &mut grads);
+            let (loss, mut g) = batch_gradient(&net, batch, cfg, &mut grads);
             let scale = 1.0 / batch.len() as f32;
             g.iter_mut().for_each(|x| *x *= scale);
             adam.step(&mut params, &g, lr);
@@ -445,9 +463,11 @@ fn run(cfg: &Config) -> Result<(), String> {
             }
         }
         let train_loss = epoch_loss / seen as f64;
-        let val_loss = mean_loss(&net, &valid_samples, cfg, cfg.lambda);
-        let val_score = mean_loss(&net, &valid_samples, cfg, 1.0);
-        let val_result = mean_loss(&net, &valid_samples, cfg, 0.0);
+        let ValidationLosses {
+            blend: val_loss,
+            score: val_score,
+            result: val_result,
+        } = validation_losses(&net, &valid_samples, cfg.lambda);
         eprintln!(
             "\repoch {epoch}: train loss {train_loss:.6}, validation loss {val_loss:.6} (score {val_score:.6}, result {val_result:.6}), lr {lr}, {:.0} s",
             started.elapsed().as_secs_f64()
