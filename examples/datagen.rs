@@ -3,7 +3,7 @@
 //! quiet positions with the game's result.
 //!
 //! usage: cargo run --release --example datagen -- [--games N] [--nodes N] [--threads N]
-//!        [--seed N] [--random-plies N] [--format text|bin] [--out FILE]
+//!        [--seed N] [--random-plies N] [--eval tuned|net|FILE] [--format text|bin] [--out FILE]
 //!        cargo run --release --example datagen -- --convert TEXT_FILE --out FILE
 //!
 //! `--format text` (the default, for `examples/tune.rs`) writes one position per line,
@@ -17,6 +17,11 @@
 //! and generation goes on from the next game number (a game depends only on the seed and
 //! its number, so the result is the same as an uninterrupted run). `--games` is the total.
 //!
+//! `--eval` chooses the evaluation the games are searched with: `tuned` (the default, the
+//! hand-tuned evaluation), `net` (the network embedded in the binary) or a network file. The
+//! binary header records it (the low 32 bits of the network's id, 0 for the tuned one) and a
+//! resume must use the same.
+//!
 //! `--convert` turns a text file into the binary format (games are told apart where the
 //! result changes or the move counter does not advance).
 //!
@@ -27,10 +32,11 @@
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufWriter, Read, Seek, SeekFrom, Write};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use qilin::engine::{Limits, Score, SearchControl};
+use qilin::xiangqi::nnue::Network;
 use qilin::xiangqi::nnue::data::{
     self, DataHeader, HEADER_BYTES, Outcome, PackedPosition, RECORD_BYTES,
 };
@@ -53,9 +59,19 @@ struct Config {
     threads: usize,
     seed: u64,
     random_plies: u32,
+    /// The network the games are searched with, `None` for the tuned evaluation.
+    network: Option<Arc<Network>>,
     format: Format,
     convert: Option<String>,
     out: String,
+}
+
+impl Config {
+    /// The header's record of the evaluation: 0 for the tuned one, else the network id's
+    /// low 32 bits.
+    fn eval_id(&self) -> u32 {
+        self.network.as_ref().map_or(0, |n| n.id() as u32)
+    }
 }
 
 fn parse_args() -> Result<Config, String> {
@@ -65,6 +81,7 @@ fn parse_args() -> Result<Config, String> {
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         seed: 1,
         random_plies: 4,
+        network: None,
         format: Format::Text,
         convert: None,
         out: "datagen.txt".to_string(),
@@ -86,6 +103,15 @@ fn parse_args() -> Result<Config, String> {
             "--threads" => cfg.threads = number()?.max(1) as usize,
             "--seed" => cfg.seed = number()?,
             "--random-plies" => cfg.random_plies = number()? as u32,
+            "--eval" => {
+                cfg.network = match value.as_str() {
+                    "tuned" => None,
+                    "net" => Some(Arc::new(Network::embedded())),
+                    path => Some(Arc::new(
+                        Network::load(path).map_err(|e| format!("--eval {path}: {e}"))?,
+                    )),
+                }
+            }
             "--format" => {
                 cfg.format = match value.as_str() {
                     "text" => Format::Text,
@@ -124,6 +150,7 @@ fn play_game(book: &[Position], cfg: &Config, game_no: u64) -> (Vec<Sample>, f32
         }
     }
     let mut searcher = Searcher::new(8, 1);
+    searcher.set_network(cfg.network.clone());
     let params = SearchParams::default();
     let mut records = Vec::new();
     let mut decisive_streak = 0;
@@ -264,6 +291,7 @@ fn open_binary(cfg: &Config) -> Result<(Sink, u64), String> {
         seed: cfg.seed,
         nodes: cfg.nodes,
         random_plies: cfg.random_plies,
+        eval_id: cfg.eval_id(),
         games: 0,
         positions: 0,
     };
@@ -284,9 +312,20 @@ fn open_binary(cfg: &Config) -> Result<(Sink, u64), String> {
         file.read_exact(&mut b)
             .map_err(|e| format!("{}: {e}", cfg.out))?;
         let h = DataHeader::from_bytes(&b).map_err(|e| format!("{}: {e}", cfg.out))?;
-        if (h.seed, h.nodes, h.random_plies) != (wanted.seed, wanted.nodes, wanted.random_plies) {
+        if (h.seed, h.nodes, h.random_plies, h.eval_id)
+            != (
+                wanted.seed,
+                wanted.nodes,
+                wanted.random_plies,
+                wanted.eval_id,
+            )
+        {
+            let eval = match h.eval_id {
+                0 => "the tuned evaluation".to_string(),
+                id => format!("the network whose id ends in {id:08x}"),
+            };
             return Err(format!(
-                "{} was made with seed {}, {} nodes, {} random plies: resume with those",
+                "{} was made with seed {}, {} nodes, {} random plies and {eval}: resume with those",
                 cfg.out, h.seed, h.nodes, h.random_plies
             ));
         }

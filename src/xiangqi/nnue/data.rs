@@ -232,6 +232,10 @@ pub struct DataHeader {
     pub nodes: u64,
     /// Random plies played after the book position.
     pub random_plies: u32,
+    /// The evaluation the games were searched with: 0 for the tuned evaluation, else the low
+    /// 32 bits of the network's id ([`super::Network::id`]). Files written before this field
+    /// hold 0 there, which is what they used.
+    pub eval_id: u32,
     /// Games completed: the records hold games `0..games` (some may have no record).
     pub games: u64,
     /// Records following the header.
@@ -247,6 +251,7 @@ impl DataHeader {
         b[8..16].copy_from_slice(&self.seed.to_le_bytes());
         b[16..24].copy_from_slice(&self.nodes.to_le_bytes());
         b[24..28].copy_from_slice(&self.random_plies.to_le_bytes());
+        b[28..32].copy_from_slice(&self.eval_id.to_le_bytes());
         b[32..40].copy_from_slice(&self.games.to_le_bytes());
         b[40..48].copy_from_slice(&self.positions.to_le_bytes());
         b
@@ -274,6 +279,7 @@ impl DataHeader {
             seed: u64_at(8),
             nodes: u64_at(16),
             random_plies: u32_at(24),
+            eval_id: u32_at(28),
             games: u64_at(32),
             positions: u64_at(40),
         })
@@ -328,6 +334,7 @@ mod tests {
             seed: 5,
             nodes: 5000,
             random_plies: 4,
+            eval_id: 0x8e84_7f12,
             games: 10,
             positions: 300,
         };
