@@ -18,9 +18,11 @@
 #   SEED         opening order seed                     [1]
 #   CONCURRENCY  games at the same time                 [number of cores]
 #   OUT          output directory                       [xiangqi-gauntlet-<time> under /tmp]
+# Held-out openings (not in the repository) are what the strength targets are judged on: make
+# them with scripts/xiangqi-heldout-openings.sh and pass them as OPENINGS.
 set -euo pipefail
 usage() {
-    sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
     exit "${1:-2}"
 }
 [[ ${1:-} == -h || ${1:-} == --help ]] && usage 0
