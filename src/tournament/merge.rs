@@ -88,6 +88,8 @@ struct MergedGame {
     names: [String; 2],
     result: GameResult,
     reason: String,
+    /// The game's [`super::report::game_key`].
+    key: u64,
 }
 
 /// Where a record came from, for messages.
@@ -108,13 +110,18 @@ fn read_game(record: &Json, line: &str) -> Option<MergedGame> {
         "1/2-1/2" => GameResult::Draw,
         _ => return None,
     };
+    let names = [text(colours[0])?, text(colours[1])?];
+    let root = text("fen").unwrap_or_default();
+    let moves = text("moves").unwrap_or_default();
+    let key = super::report::game_key(&root, &names, moves.split_whitespace());
     Some(MergedGame {
         line: line.to_string(),
         pair: record.get("pair")?.as_usize()?,
         pair_game: record.get("pair_game")?.as_usize()?,
-        names: [text(colours[0])?, text(colours[1])?],
+        names,
         result,
         reason: text("reason")?,
+        key,
     })
 }
 
@@ -374,6 +381,7 @@ fn count_games(
             PairStats::new([0, 1], names, model)
         });
         pair.add_result(game.pair_game, game.result.half_points(seat), &game.reason);
+        pair.note_game(game.key);
         counted += 1;
         if let Some(sprt) = sprt.filter(|_| pair_count == 1) {
             let decision = sprt.decide(pair.llr(sprt));
@@ -479,6 +487,7 @@ mod tests {
                         _ => GameResult::Win(1 - seat),
                     },
                     reason: "checkmate".to_string(),
+                    key: index as u64,
                 };
                 (index + 1, game)
             })

@@ -4,7 +4,9 @@
 //! opening with colours swapped) when openings are played an even number of times
 //! (`--repeat`, default 2); otherwise the trinomial model (one sample per game).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 
 use super::record::GameRecord;
 use super::stats::{
@@ -47,6 +49,24 @@ pub struct PairStats {
     pub reasons: BTreeMap<String, u64>,
     /// The model used.
     pub model: Model,
+    /// Keys of the games seen (start position, engines by seat, moves; see [`game_key`]).
+    seen: HashSet<u64>,
+    /// Games that repeated an earlier one move for move, with the same engines in the same
+    /// seats: deterministic engines (a fixed node count, say) replay an opening the same way
+    /// each time it comes round, and such a game adds nothing to the evidence.
+    pub repeated: u64,
+}
+
+/// A key for a game: its start position, the engines by seat and every move. Equal keys
+/// mean the same game (up to a hash collision).
+pub fn game_key<'m>(root: &str, seats: &[String; 2], moves: impl Iterator<Item = &'m str>) -> u64 {
+    let mut h = DefaultHasher::new();
+    root.hash(&mut h);
+    seats.hash(&mut h);
+    for m in moves {
+        m.hash(&mut h);
+    }
+    h.finish()
 }
 
 impl PairStats {
@@ -60,6 +80,15 @@ impl PairStats {
             pending: HashMap::new(),
             reasons: BTreeMap::new(),
             model,
+            seen: HashSet::new(),
+            repeated: 0,
+        }
+    }
+
+    /// Notes a game by its [`game_key`], counting it in `repeated` when it was seen before.
+    pub fn note_game(&mut self, key: u64) {
+        if !self.seen.insert(key) {
+            self.repeated += 1;
         }
     }
 
@@ -73,6 +102,8 @@ impl PairStats {
             record.half_points_of_seat(seat),
             &record.game.end.reason,
         );
+        let moves = record.game.moves.iter().map(|m| m.notation.as_str());
+        self.note_game(game_key(&record.root, &record.names, moves));
     }
 
     /// Adds a finished game of this pair given by its index within the pair, the half points
@@ -205,6 +236,15 @@ pub fn final_table(all: &[PairStats], sprt: Option<&SprtParams>, total_played: u
             .map(|(reason, count)| format!("{reason} {count}"))
             .collect();
         out += &format!("  terminations: {}\n", reasons.join(", "));
+        if stats.repeated > 0 {
+            out += &format!(
+                "  repeated games: {} of {} replay an earlier game move for move (same opening and \
+                 seats): they add no evidence, and the interval above counts them; give more \
+                 openings\n",
+                stats.repeated,
+                games.games()
+            );
+        }
         if let Some(sprt) = sprt {
             let llr = stats.llr(sprt);
             let (lower, upper) = sprt.bounds();
@@ -225,7 +265,7 @@ pub fn final_table(all: &[PairStats], sprt: Option<&SprtParams>, total_played: u
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::game::{GameEnd, GameResult, PlayedGame};
+    use crate::tournament::game::{GameEnd, GameResult, MoveRecord, PlayedGame};
     use crate::tournament::openings::Opening;
 
     #[test]
@@ -300,5 +340,39 @@ mod tests {
             line.starts_with("[4/10] a vs b: 2.5/4 W-D-L 2-1-1 Elo +"),
             "{line}"
         );
+    }
+
+    #[test]
+    fn a_game_replayed_move_for_move_is_counted_as_repeated() {
+        let mut stats = PairStats::new([0, 1], ["a".into(), "b".into()], Model::Pentanomial);
+        let game = |pair_game: usize, engines: [usize; 2], moves: &[&str]| {
+            let mut r = record(pair_game, engines, GameResult::Draw);
+            r.names = engines.map(|e| ["a", "b"][e].to_string());
+            r.root = "start".to_string();
+            r.game.moves = moves
+                .iter()
+                .map(|m| MoveRecord {
+                    notation: m.to_string(),
+                    book: false,
+                    score: None,
+                    depth: None,
+                    time_ms: 0,
+                })
+                .collect();
+            r
+        };
+        stats.add(&game(0, [0, 1], &["h2e2", "h9g7"]));
+        stats.add(&game(1, [1, 0], &["h2e2", "h9g7"]));
+        assert_eq!(
+            stats.repeated, 0,
+            "the same moves with the seats swapped is another game"
+        );
+        stats.add(&game(2, [0, 1], &["h2e2", "b9c7"]));
+        assert_eq!(stats.repeated, 0);
+        stats.add(&game(3, [1, 0], &["h2e2", "h9g7"]));
+        stats.add(&game(4, [0, 1], &["h2e2", "h9g7"]));
+        assert_eq!(stats.repeated, 2);
+        let table = final_table(&[stats], None, 5);
+        assert!(table.contains("  repeated games: 2 of 5 replay"), "{table}");
     }
 }
