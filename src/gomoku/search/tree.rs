@@ -278,21 +278,6 @@ impl<'a> Worker<'a> {
         };
         let us = self.pos.us();
         let free = matches!(state, Gen::All);
-        // Internal iterative reduction: a PV or expected cut node that the table knows no
-        // move for is searched a ply shallower (its ordering is worse, and the next iteration
-        // comes back with a table move). Self-play at 50,000 nodes a move: 15x15 freestyle
-        // +12.9 [+0.9, +24.9] (1,000 games, seed 280); 15x15 renju -5.7 [-27.9, +16.4]
-        // (SPRT H0, 486 games, seed 281), so renju keeps its full depth.
-        let depth = if tt_move.is_none()
-            && free
-            && depth >= 4
-            && (pv_node || cut)
-            && self.pos.board.rule() != Rule::Renju
-        {
-            depth - 1
-        } else {
-            depth
-        };
 
         // Reverse futility: a quiet position far above beta at low depth.
         if !pv_node
