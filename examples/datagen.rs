@@ -312,13 +312,12 @@ fn open_binary(cfg: &Config) -> Result<(Sink, u64), String> {
         file.read_exact(&mut b)
             .map_err(|e| format!("{}: {e}", cfg.out))?;
         let h = DataHeader::from_bytes(&b).map_err(|e| format!("{}: {e}", cfg.out))?;
-        if (h.seed, h.nodes, h.random_plies, h.eval_id)
-            != (
-                wanted.seed,
-                wanted.nodes,
-                wanted.random_plies,
-                wanted.eval_id,
-            )
+        // The same settings: the header less its progress counts.
+        if (DataHeader {
+            games: 0,
+            positions: 0,
+            ..h
+        }) != wanted
         {
             let eval = match h.eval_id {
                 0 => "the tuned evaluation".to_string(),
