@@ -24,6 +24,19 @@ pub struct MoveRecord {
     pub time_ms: u64,
 }
 
+impl MoveRecord {
+    /// A move with nothing reported and no time: an opening move (`book`), or a bare one.
+    pub fn unscored(notation: &str, book: bool) -> MoveRecord {
+        MoveRecord {
+            notation: notation.to_string(),
+            book,
+            score: None,
+            depth: None,
+            time_ms: 0,
+        }
+    }
+}
+
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameResult {
@@ -165,13 +178,7 @@ pub fn play_game(
     let mut moves: Vec<MoveRecord> = referee
         .moves()
         .iter()
-        .map(|notation| MoveRecord {
-            notation: notation.clone(),
-            book: true,
-            score: None,
-            depth: None,
-            time_ms: 0,
-        })
+        .map(|notation| MoveRecord::unscored(notation, true))
         .collect();
     let [first, second] = players;
     let mut players = [first, second];

@@ -351,13 +351,7 @@ mod tests {
             r.root = "start".to_string();
             r.game.moves = moves
                 .iter()
-                .map(|m| MoveRecord {
-                    notation: m.to_string(),
-                    book: false,
-                    score: None,
-                    depth: None,
-                    time_ms: 0,
-                })
+                .map(|m| MoveRecord::unscored(m, false))
                 .collect();
             r
         };

@@ -166,13 +166,7 @@ fn play_job(
         Some(end) => PlayedGame {
             moves: book_moves
                 .iter()
-                .map(|notation| super::game::MoveRecord {
-                    notation: notation.clone(),
-                    book: true,
-                    score: None,
-                    depth: None,
-                    time_ms: 0,
-                })
+                .map(|notation| super::game::MoveRecord::unscored(notation, true))
                 .collect(),
             end,
             time_used_ms: [0, 0],
