@@ -339,11 +339,8 @@ impl<'a> Worker<'a> {
         // 100 ms a turn: +18.3 [+3.2, +33.4] (SPRT H1, 266 games) and +11.0 [-4.6, +26.7]
         // (600 games). In 15x15 freestyle the same ply lost (-20.2 [-55.4, +14.5], 172
         // games), so other rules keep the plain reduction.
-        let deep_cut = if self.pos.board.rule() == Rule::Renju {
-            -10_000
-        } else {
-            i32::MIN
-        };
+        let renju = self.pos.board.rule() == Rule::Renju;
+        let deep_cut = if renju { -10_000 } else { i32::MIN };
         for &(mv, order) in &moves {
             let tactical = forced || !free || is_tactical(&self.pos, mv, us);
             if !pv_node
@@ -359,8 +356,17 @@ impl<'a> Worker<'a> {
             // must answer next move), are searched one ply deeper: the line stays as long as
             // the threat sequence it starts. Self-play at 100 ms a turn: +21 Elo in 15x15
             // renju (1,200 games, two seeds), +67 [+29, +106] in 15x15 freestyle (SPRT).
-            let makes_three =
-                (Threat::Flex3..=Threat::Flex3x2).contains(&self.pos.board.threat(mv, us));
+            let own_class = self.pos.board.threat(mv, us);
+            let makes_three = (Threat::Flex3..=Threat::Flex3x2).contains(&own_class);
+            // Late-move reductions take quiet moves and, outside renju, every move of a
+            // free node short of the side's own four (threes and blocks of the opponent's
+            // threes too). See docs/gomoku-experiments.md: 15x15 freestyle at 100 ms a turn
+            // gained, renju lost.
+            let reducible = if renju {
+                !tactical
+            } else {
+                free && own_class < Threat::Block4
+            };
             self.pos.play(mv);
             moves_done += 1;
             let new_depth = if (forced || makes_three) && ply < 2 * MAX_PLY / 3 {
@@ -373,7 +379,7 @@ impl<'a> Worker<'a> {
                 v = -self.search(-beta, -node.alpha, new_depth, ply + 1, !pv_node && !cut);
             } else {
                 let mut r = 0;
-                if depth >= 3 && !tactical && Some(mv) != killers[0] && Some(mv) != killers[1] {
+                if depth >= 3 && reducible && Some(mv) != killers[0] && Some(mv) != killers[1] {
                     let history = self.h.history.get(us.index(), mv.index());
                     r = late_move_reduction(
                         lmr(depth, moves_done) + (order < deep_cut) as i32,
