@@ -310,8 +310,9 @@ pub fn order_value(pos: &Pos, cell: Cell, us: Color) -> i32 {
         )
 }
 
-/// True for moves that late-move pruning (and the root's reductions) must leave alone: own
-/// threes and better, and cells where the opponent would make a three or better.
+/// True for moves that late-move pruning must leave alone (and late-move reductions at the
+/// root, and under renju in the tree): own threes and better, and cells where the opponent
+/// would make a three or better.
 #[inline]
 pub fn is_tactical(pos: &Pos, cell: Cell, us: Color) -> bool {
     let b = &pos.board;
