@@ -5,13 +5,17 @@
 //! and a logistic function of the evaluation.
 //!
 //! usage: cargo run --release --example gomoku_tune -- --data FILE [--data FILE ...]
-//!        [--valid FILE ...] [--epochs N] [--lambda L] [--rate R] [--l2 X] [--out FILE]
+//!        [--valid FILE ...] [--epochs N] [--lambda L] [--rate R] [--l2 X] [--score-k K|fit]
+//!        [--out FILE]
 //!
 //! `--valid` files are held out: their loss is reported before and after the fit.
 //! Data lines are `size;rule;moves;result;score` as written by `gomoku_datagen` (result and
 //! score from black's point of view). The label is `lambda * result + (1 - lambda) *
 //! logistic(score)`. `--l2 X` adds `X * sum(((w - w0) / 100)^2)` to the loss, pulling weights
-//! that few positions inform (rare class pairs) towards their starting values. The logistic scale is fitted once to the starting
+//! that few positions inform (rare class pairs) towards their starting values. Scores in
+//! another engine's units (a judge's, from `scripts/gomoku-label.py`) need their own logistic
+//! scale: `--score-k K` reads the score column as `logistic(score / K)`, and `--score-k fit`
+//! fits K to the results (the scale at which the scores best predict them). The logistic scale is fitted once to the starting
 //! weights and then held, so the fitted weights keep its units (which the search's margins
 //! assume). The result is printed as the evaluation tables of
 //! `src/gomoku/search/weights.rs` (to `--out`, default stdout).
@@ -43,6 +47,9 @@ struct Config {
     lambda: f64,
     rate: f64,
     l2: f64,
+    /// The score column's logistic scale: `None` for the evaluation's own, `Some(None)` to
+    /// fit it to the results, `Some(Some(k))` as given.
+    score_k: Option<Option<f64>>,
     out: Option<String>,
 }
 
@@ -54,6 +61,7 @@ fn parse_args() -> Result<Config, String> {
         lambda: 0.7,
         rate: 0.5,
         l2: 0.0,
+        score_k: None,
         out: None,
     };
     for (flag, value) in tuning::flag_pairs()? {
@@ -65,6 +73,14 @@ fn parse_args() -> Result<Config, String> {
             "--lambda" => cfg.lambda = number()?.clamp(0.0, 1.0),
             "--rate" => cfg.rate = number()?,
             "--l2" => cfg.l2 = number()?.max(0.0),
+            "--score-k" if value == "fit" => cfg.score_k = Some(None),
+            "--score-k" => {
+                let k = number()?;
+                if k.is_nan() || k <= 0.0 {
+                    return Err(format!("--score-k must be positive, not {value}"));
+                }
+                cfg.score_k = Some(Some(k));
+            }
             "--out" => cfg.out = Some(value.clone()),
             other => return Err(format!("unknown argument {other}")),
         }
@@ -167,6 +183,23 @@ fn fit_k(data: &[Sample], w: &[f64]) -> f64 {
     best.1
 }
 
+/// The logistic scale at which the score column best predicts the results.
+fn fit_score_k(data: &[Sample]) -> f64 {
+    let mut best = (f64::MAX, 100.0);
+    let mut k = 20.0;
+    while k <= 5000.0 {
+        let l: f64 = data
+            .iter()
+            .map(|s| (sigmoid(s.score, k) - s.result).powi(2))
+            .sum();
+        if l < best.0 {
+            best = (l, k);
+        }
+        k *= 1.05;
+    }
+    best.1
+}
+
 /// Weights the tuner leaves alone: each set's line pair with no pattern for either side.
 fn frozen(i: usize) -> bool {
     i % FEATURES == LINE_BASE + LINE_CODES * LINE_CODES - 1
@@ -231,8 +264,8 @@ fn render(set: TableSet, w: &[i32]) -> String {
 fn main() {
     const TOOL: &str = "gomoku_tune";
     let cfg = parse_args().unwrap_or_else(|e| tuning::fail(TOOL, &e));
-    let data = tuning::load(&cfg.data, parse_line).unwrap_or_else(|e| tuning::fail(TOOL, &e));
-    let valid = tuning::load(&cfg.valid, parse_line).unwrap_or_else(|e| tuning::fail(TOOL, &e));
+    let mut data = tuning::load(&cfg.data, parse_line).unwrap_or_else(|e| tuning::fail(TOOL, &e));
+    let mut valid = tuning::load(&cfg.valid, parse_line).unwrap_or_else(|e| tuning::fail(TOOL, &e));
     let mut per_set = [0usize; TABLE_SETS];
     for s in &data {
         per_set[s.set.index()] += 1;
@@ -248,6 +281,15 @@ fn main() {
     let start_f: Weights = start.iter().map(|&v| f64::from(v)).collect();
     let mut w = start_f.clone();
     let k = fit_k(&data, &w);
+    if let Some(given) = cfg.score_k {
+        // Scores in foreign units: rescale them to the evaluation's, so that one logistic
+        // scale serves both.
+        let score_k = given.unwrap_or_else(|| fit_score_k(&data));
+        eprintln!("score scale {score_k:.1}: scores times {:.4}", k / score_k);
+        for s in data.iter_mut().chain(valid.iter_mut()) {
+            s.score *= k / score_k;
+        }
+    }
     let (initial, _) = loss(&data, &w, k, cfg.lambda);
     eprintln!("K = {k:.1}, initial loss {initial:.6}");
     let report_valid = |w: &[f64], when: &str| {
