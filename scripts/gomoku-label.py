@@ -37,8 +37,10 @@ class Judge:
     """One Piskvork engine process, answering one position at a time."""
 
     def __init__(self, cmd, size, rule, nodes, turn_ms):
+        # Run in the binary's folder: Rapfi reads its config.toml and model files from there.
+        folder = os.path.dirname(os.path.abspath(cmd[0])) if os.sep in cmd[0] else None
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
+                                     stderr=subprocess.DEVNULL, text=True, bufsize=1, cwd=folder)
         self.lines = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
         self.size, self.rule, self.nodes, self.turn_ms = size, rule, nodes, turn_ms
