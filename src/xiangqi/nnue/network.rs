@@ -43,7 +43,7 @@ pub const MAX_FT_BIAS: i16 = 32767 - (MAX_ACTIVE as i16) * MAX_FT_WEIGHT;
 pub const MAX_OUT_WEIGHT: i16 = 127;
 
 /// The embedded network, built into the binary.
-pub static EMBEDDED: &[u8] = include_bytes!("../../../data/nnue/xiangqi-net-4.bin");
+pub static EMBEDDED: &[u8] = include_bytes!("../../../data/nnue/xiangqi-net-5.bin");
 
 /// Why a network file was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
