@@ -32,10 +32,10 @@ MATE_PATTERN = re.compile(r"\bev\s+[-+]?M|\bEval\s+[-+]?M", re.I)
 class Engine:
     """A Piskvork engine driven one command at a time."""
 
-    def __init__(self, cmd):
+    def __init__(self, cmd, cwd=None):
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, text=True, bufsize=1,
-                                     cwd=None)
+                                     cwd=cwd)
         self.lines = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 

@@ -23,10 +23,15 @@ import argparse
 import os
 import queue
 import re
-import subprocess
+import runpy
 import sys
 import threading
 import time
+
+# The Piskvork engine driver of the balanced-openings script (one command at a time).
+Engine = runpy.run_path(
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "gomoku-balanced-openings.py"),
+    run_name="gomoku_balanced_openings")["Engine"]
 
 EVAL = re.compile(r"\|\s*Eval\s+([-+]?\d+)|\bev\s+([-+]?\d+)\b")
 MATE = re.compile(r"\|\s*Eval\s+[-+]?M|\bev\s+[-+]?M", re.I)
@@ -39,32 +44,16 @@ class Judge:
     def __init__(self, cmd, size, rule, nodes, turn_ms):
         # Run in the binary's folder: Rapfi reads its config.toml and model files from there.
         folder = os.path.dirname(os.path.abspath(cmd[0])) if os.sep in cmd[0] else None
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, bufsize=1, cwd=folder)
-        self.lines = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
+        self.engine = Engine(cmd, cwd=folder)
         self.size, self.rule, self.nodes, self.turn_ms = size, rule, nodes, turn_ms
         self.send(f"START {size}")
         self.until(lambda line: line.strip() == "OK", 30)
 
-    def _read(self):
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\r\n"))
-        self.lines.put(None)
-
     def send(self, text):
-        self.proc.stdin.write(text + "\n")
-        self.proc.stdin.flush()
+        self.engine.send(text)
 
     def until(self, accept, timeout):
-        seen = []
-        while True:
-            line = self.lines.get(timeout=timeout)
-            if line is None:
-                raise RuntimeError("the judge exited; last lines: " + " / ".join(seen[-5:]))
-            seen.append(line)
-            if accept(line):
-                return seen
+        return self.engine.until(accept, timeout)
 
     def label(self, moves):
         """The judge's (evaluation for the side to move or None, 'mate' flag, move 'x,y')."""
@@ -98,11 +87,7 @@ class Judge:
         return value, mate, lines[-1].strip()
 
     def close(self):
-        try:
-            self.send("END")
-            self.proc.wait(timeout=5)
-        except Exception:
-            self.proc.kill()
+        self.engine.close()
 
 
 def parse(line):
