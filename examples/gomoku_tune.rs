@@ -15,9 +15,9 @@
 //! that few positions inform (rare class pairs) towards their starting values. Scores in
 //! another engine's units (a judge's, from `scripts/gomoku-label.py`) need their own logistic
 //! scale: `--score-k K` reads the score column as `logistic(score / K)`, and `--score-k fit`
-//! fits K to the results (the scale at which the scores best predict them). The logistic scale is fitted once to the starting
-//! weights and then held, so the fitted weights keep its units (which the search's margins
-//! assume). The result is printed as the evaluation tables of
+//! fits K to the results (the scale at which the scores best predict them). The logistic
+//! scale is fitted once to the starting weights and then held, so the fitted weights keep its
+//! units (which the search's margins assume). The result is printed as the evaluation tables of
 //! `src/gomoku/search/weights.rs` (to `--out`, default stdout).
 //!
 //! Each position is weighted with its table set (`TableSet`: renju with black to move, renju
