@@ -12,7 +12,8 @@ Piskvork judge (Rapfi classical, say) with a fixed node count or a fixed turn ti
                  `examples/gomoku_policy_tune`, whose target is a line's last move).
 
 Positions are labelled in input order by --jobs judges side by side (one process each) and
-written in input order. The run resumes: with --resume, the input lines already accounted
+written in input order. A judge keeps its hash table from one position to the next (RESTART
+does not clear Rapfi's), so the labels, though repeatable, depend on --jobs. The run resumes: with --resume, the input lines already accounted
 for in --out's companion progress file (FILE.done, one count) are skipped.
 
     scripts/gomoku-label.py --judge /path/to/pbrain-rapfi --nodes 200000 --jobs 2 \\
@@ -28,32 +29,27 @@ import sys
 import threading
 import time
 
-# The Piskvork engine driver of the balanced-openings script (one command at a time).
-Engine = runpy.run_path(
+# The Piskvork engine driver of the balanced-openings script (one command at a time) and its
+# patterns for a closing report's evaluation and announced win.
+_OPENINGS = runpy.run_path(
     os.path.join(os.path.dirname(os.path.abspath(__file__)), "gomoku-balanced-openings.py"),
-    run_name="gomoku_balanced_openings")["Engine"]
-
-EVAL = re.compile(r"\|\s*Eval\s+([-+]?\d+)|\bev\s+([-+]?\d+)\b")
-MATE = re.compile(r"\|\s*Eval\s+[-+]?M|\bev\s+[-+]?M", re.I)
+    run_name="gomoku_balanced_openings")
+Engine = _OPENINGS["Engine"]
+EVAL_PATTERNS = _OPENINGS["EVAL_PATTERNS"]
+MATE = _OPENINGS["MATE_PATTERN"]
 MOVE = re.compile(r"(\d+),(\d+)")
 
 
-class Judge:
+class Judge(Engine):
     """One Piskvork engine process, answering one position at a time."""
 
     def __init__(self, cmd, size, rule, nodes, turn_ms):
         # Run in the binary's folder: Rapfi reads its config.toml and model files from there.
         folder = os.path.dirname(os.path.abspath(cmd[0])) if os.sep in cmd[0] else None
-        self.engine = Engine(cmd, cwd=folder)
+        super().__init__(cmd, cwd=folder)
         self.size, self.rule, self.nodes, self.turn_ms = size, rule, nodes, turn_ms
         self.send(f"START {size}")
         self.until(lambda line: line.strip() == "OK", 30)
-
-    def send(self, text):
-        self.engine.send(text)
-
-    def until(self, accept, timeout):
-        return self.engine.until(accept, timeout)
 
     def label(self, moves):
         """The judge's (evaluation for the side to move or None, 'mate' flag, move 'x,y')."""
@@ -80,14 +76,12 @@ class Judge:
                 continue
             if MATE.search(line):
                 mate = True
-            m = EVAL.search(line)
-            if m:
-                value = int(m.group(1) or m.group(2))
-                mate = False
+            for pattern in EVAL_PATTERNS:
+                m = pattern.search(line)
+                if m:
+                    value = int(m.group(1))
+                    mate = False
         return value, mate, lines[-1].strip()
-
-    def close(self):
-        self.engine.close()
 
 
 def parse(line):
@@ -159,7 +153,7 @@ def main():
     workers = [threading.Thread(target=work, daemon=True) for _ in range(args.jobs)]
     for w in workers:
         w.start()
-    written = kept = mates = 0
+    kept = mates = 0
     began = time.time()
     next_index = start
     while next_index < len(items):
@@ -183,7 +177,7 @@ def main():
             if policy and MOVE.fullmatch(move):
                 policy.write(f"{size};{rule};{(text + ' ' + move).strip()};{result};0\n")
         next_index += 1
-        written += 1
+        written = next_index - start
         if written % 200 == 0 or next_index == len(items):
             out.flush()
             if policy:
