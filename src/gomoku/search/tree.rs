@@ -73,6 +73,52 @@ fn lmr(depth: i32, moves_done: usize) -> i32 {
     (d * m) / 4
 }
 
+/// Picks the first few moves of a node one at a time; past them the rest is sorted at once.
+const SELECTED_PICKS: usize = 3;
+
+/// Hands out a node's scored moves best first, ties to the lower cell index: the order of a
+/// full sort by score (descending) and index, paid for only as far as the node goes. The
+/// first [`SELECTED_PICKS`] are found by selection (a cut-off there costs no sort); at the
+/// next pick the moves left are sorted.
+struct MovePicker<'m> {
+    moves: &'m mut [(Cell, i32)],
+    next: usize,
+}
+
+impl<'m> MovePicker<'m> {
+    fn new(moves: &'m mut [(Cell, i32)]) -> MovePicker<'m> {
+        MovePicker { moves, next: 0 }
+    }
+
+    /// Ordering key: larger first, then the lower index.
+    #[inline]
+    fn key(m: &(Cell, i32)) -> (std::cmp::Reverse<i32>, usize) {
+        (std::cmp::Reverse(m.1), m.0.index())
+    }
+
+    /// The next move and its ordering score, or `None` when all were handed out.
+    #[inline]
+    fn next_move(&mut self) -> Option<(Cell, i32)> {
+        let k = self.next;
+        if k >= self.moves.len() {
+            return None;
+        }
+        if k < SELECTED_PICKS {
+            let mut best = k;
+            for i in k + 1..self.moves.len() {
+                if Self::key(&self.moves[i]) < Self::key(&self.moves[best]) {
+                    best = i;
+                }
+            }
+            self.moves.swap(k, best);
+        } else if k == SELECTED_PICKS {
+            self.moves[k..].sort_unstable_by_key(Self::key);
+        }
+        self.next += 1;
+        Some(self.moves[k])
+    }
+}
+
 pub(crate) struct Worker<'a> {
     sh: &'a Shared<'a>,
     pub ctr: Counter<'a>,
@@ -83,6 +129,8 @@ pub(crate) struct Worker<'a> {
     pv: PvTable<Cell>,
     root_moves: Vec<RootMove<Cell>>,
     cache: FailCache,
+    /// One move list per ply, kept between nodes so that a node allocates nothing.
+    move_lists: Vec<Vec<(Cell, i32)>>,
 }
 
 impl RootSearch for Worker<'_> {
@@ -163,6 +211,7 @@ impl<'a> Worker<'a> {
             pv: PvTable::new(),
             root_moves,
             cache: FailCache::new(),
+            move_lists: (0..MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
         }
     }
 
@@ -290,7 +339,8 @@ impl<'a> Worker<'a> {
             return eval;
         }
 
-        let mut moves: Vec<(Cell, i32)> = Vec::with_capacity(128);
+        let mut moves = std::mem::take(&mut self.move_lists[ply]);
+        moves.clear();
         let mut forced = false;
         match state {
             Gen::Forced(c) => {
@@ -327,7 +377,6 @@ impl<'a> Worker<'a> {
                 s
             };
         }
-        moves.sort_unstable_by_key(|m| (std::cmp::Reverse(m.1), m.0.index()));
         self.h.killers.reset(ply + 2);
 
         let mut node = NodeBest::new(-INFINITE, alpha);
@@ -341,7 +390,8 @@ impl<'a> Worker<'a> {
         // games), so other rules keep the plain reduction.
         let renju = self.pos.board.rule() == Rule::Renju;
         let deep_cut = if renju { -10_000 } else { i32::MIN };
-        for &(mv, order) in &moves {
+        let mut picker = MovePicker::new(&mut moves);
+        while let Some((mv, order)) = picker.next_move() {
             let tactical = forced || !free || is_tactical(&self.pos, mv, us);
             if !pv_node
                 && free
@@ -401,6 +451,7 @@ impl<'a> Worker<'a> {
             }
             self.pos.undo();
             if self.ctr.stopped {
+                self.move_lists[ply] = moves;
                 return 0;
             }
             if !tactical {
@@ -410,6 +461,7 @@ impl<'a> Worker<'a> {
                 break;
             }
         }
+        self.move_lists[ply] = moves;
         if moves_done == 0 {
             return node.alpha;
         }
@@ -549,5 +601,37 @@ impl<'a> Worker<'a> {
             }
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::Xoshiro256PlusPlus;
+    use rand::{RngExt, SeedableRng};
+
+    /// The picker hands out exactly the order of a full sort by score (descending) and cell
+    /// index, for lists shorter and longer than its selection stage and with many ties.
+    #[test]
+    fn picker_order_is_the_full_sort() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(37);
+        for _ in 0..2_000 {
+            let len = rng.random_range(0..40usize);
+            let mut cells: Vec<usize> = (0..225).collect();
+            let mut moves = Vec::with_capacity(len);
+            for _ in 0..len {
+                let i = cells.swap_remove(rng.random_range(0..cells.len()));
+                let cell = Cell::from_xy(i % 15, i / 15).expect("on the board");
+                moves.push((cell, rng.random_range(-4..4) * 1000));
+            }
+            let mut sorted = moves.clone();
+            sorted.sort_unstable_by_key(|m| (std::cmp::Reverse(m.1), m.0.index()));
+            let mut picker = MovePicker::new(&mut moves);
+            let mut picked = Vec::new();
+            while let Some(m) = picker.next_move() {
+                picked.push(m);
+            }
+            assert_eq!(picked, sorted);
+        }
     }
 }
