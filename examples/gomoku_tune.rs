@@ -6,7 +6,7 @@
 //!
 //! usage: cargo run --release --example gomoku_tune -- --data FILE [--data FILE ...]
 //!        [--valid FILE ...] [--epochs N] [--lambda L] [--rate R] [--l2 X] [--score-k K|fit]
-//!        [--out FILE]
+//!        [--pcode fit|keep] [--out FILE]
 //!
 //! `--valid` files are held out: their loss is reported before and after the fit.
 //! Data lines are `size;rule;moves;result;score` as written by `gomoku_datagen` (result and
@@ -17,21 +17,22 @@
 //! scale: `--score-k K` reads the score column as `logistic(score / K)`, and `--score-k fit`
 //! fits K to the results (the scale at which the scores best predict them). The logistic
 //! scale is fitted once to the starting weights and then held, so the fitted weights keep its
-//! units (which the search's margins assume). The result is printed as the evaluation tables of
-//! `src/gomoku/search/weights.rs` (to `--out`, default stdout).
+//! units (which the search's margins assume). `--pcode keep` leaves the pattern-combination
+//! weights (`PCODE`) as they are and fits the other tables alone. The result is printed as
+//! the evaluation tables of `src/gomoku/search/weights.rs` (to `--out`, default stdout).
 //!
 //! Each position is weighted with its table set (`TableSet`: renju with black to move, renju
 //! with white to move, every other rule), and all sets are fitted together; only the sets the
-//! data reaches are printed, the general one as the `CELL`, `LINE`, `COUNTS` and `TEMPO`
-//! constants and a renju one as an `EvalTables` constant of its name.
+//! data reaches are printed, the general one as the `CELL`, `LINE`, `PCODE`, `COUNTS` and
+//! `TEMPO` constants and a renju one as an `EvalTables` constant of its name.
 
 #[path = "common/tuning.rs"]
 mod tuning;
 
 use qilin::gomoku::search::pos::Pos;
 use qilin::gomoku::search::trace::{
-    CELL_BASE, CLASSES, COUNT_BASE, FEATURES, LINE_BASE, LINE_CODES, TABLE_SETS, TEMPO_INDEX,
-    TableSet, feature_name, trace, weight_vector,
+    CELL_BASE, CLASSES, COUNT_BASE, FEATURES, LINE_BASE, LINE_CODES, PCODE_BASE, PCODES,
+    TABLE_SETS, TEMPO_INDEX, TableSet, feature_name, trace, weight_vector,
 };
 
 use qilin::gomoku::{Board, Cell, Color, Rule};
@@ -50,6 +51,8 @@ struct Config {
     /// The score column's logistic scale: `None` for the evaluation's own, `Some(None)` to
     /// fit it to the results, `Some(Some(k))` as given.
     score_k: Option<Option<f64>>,
+    /// Leave the `PCODE` weights as they are (fit the other tables alone).
+    freeze_pcode: bool,
     out: Option<String>,
 }
 
@@ -62,6 +65,7 @@ fn parse_args() -> Result<Config, String> {
         rate: 0.5,
         l2: 0.0,
         score_k: None,
+        freeze_pcode: false,
         out: None,
     };
     for (flag, value) in tuning::flag_pairs()? {
@@ -82,6 +86,11 @@ fn parse_args() -> Result<Config, String> {
                 cfg.score_k = Some(Some(k));
             }
             "--out" => cfg.out = Some(value.clone()),
+            "--pcode" => match value.as_str() {
+                "fit" => cfg.freeze_pcode = false,
+                "keep" => cfg.freeze_pcode = true,
+                _ => return Err(format!("--pcode takes fit or keep, not {value}")),
+            },
             other => return Err(format!("unknown argument {other}")),
         }
     }
@@ -200,9 +209,12 @@ fn fit_score_k(data: &[Sample]) -> f64 {
     best.1
 }
 
-/// Weights the tuner leaves alone: each set's line pair with no pattern for either side.
-fn frozen(i: usize) -> bool {
-    i % FEATURES == LINE_BASE + LINE_CODES * LINE_CODES - 1
+/// Weights the tuner leaves alone: each set's line pair with no pattern for either side,
+/// and with `freeze_pcode` the pattern combinations.
+fn frozen(i: usize, freeze_pcode: bool) -> bool {
+    let feature = i % FEATURES;
+    feature == LINE_BASE + LINE_CODES * LINE_CODES - 1
+        || (freeze_pcode && (PCODE_BASE..PCODE_BASE + 2 * PCODES).contains(&feature))
 }
 
 /// Adds the pull towards the starting weights to a loss and its gradient.
@@ -217,18 +229,27 @@ fn regularise(l2: f64, w: &[f64], start: &[f64], loss: &mut f64, grad: &mut [f64
 /// One table set's weights as Rust source: the general set as its four constants, another
 /// as an `EvalTables` constant named after the set.
 fn render(set: TableSet, w: &[i32]) -> String {
-    let row = |start: usize, len: usize, width: usize, indent: &str| {
+    let values = |start: usize, len: usize, width: usize| {
         let items: Vec<String> = w[start..start + len]
             .iter()
             .map(|v| format!("{v:>width$}"))
             .collect();
-        format!("{indent}    [{}],\n", items.join(", "))
+        items.join(", ")
+    };
+    let row = |start: usize, len: usize, width: usize, indent: &str| {
+        format!("{indent}    [{}],\n", values(start, len, width))
     };
     let general = set == TableSet::General;
     let indent = if general { "" } else { "    " };
     let open = |name: &str, field: &str, ty: &str| {
         if general {
-            format!("#[rustfmt::skip]\npub const {name}: {ty} = [\n")
+            // The combinations' table is large; it is read only at compile time.
+            let allow = if name == "PCODE" {
+                "#[allow(clippy::large_const_arrays)]\n"
+            } else {
+                ""
+            };
+            format!("{allow}#[rustfmt::skip]\npub const {name}: {ty} = [\n")
         } else {
             format!("    #[rustfmt::skip]\n    {field}: [\n")
         }
@@ -246,6 +267,18 @@ fn render(set: TableSet, w: &[i32]) -> String {
     text += &open("LINE", "line", "[[i32; 16]; 16]");
     for ours in 0..LINE_CODES {
         text += &row(LINE_BASE + ours * LINE_CODES, LINE_CODES, 4, indent);
+    }
+    text += close;
+    // The combinations, 14 to a line.
+    text += &open("PCODE", "pcode", "[[i32; PCODES]; 2]");
+    for side in 0..2 {
+        text += &format!("{indent}    [\n");
+        for chunk in (0..PCODES).step_by(14) {
+            let start = PCODE_BASE + side * PCODES + chunk;
+            let len = 14.min(PCODES - chunk);
+            text += &format!("{indent}        {},\n", values(start, len, 4));
+        }
+        text += &format!("{indent}    ],\n");
     }
     text += close;
     text += &open("COUNTS", "counts", "[[i32; 6]; 4]");
@@ -303,7 +336,7 @@ fn main() {
     for epoch in 1..=cfg.epochs {
         let (mut l, mut g) = loss(&data, &w, k, cfg.lambda);
         regularise(cfg.l2, &w, &start_f, &mut l, &mut g);
-        adam.step(&mut w, &g, frozen);
+        adam.step(&mut w, &g, |i| frozen(i, cfg.freeze_pcode));
         if epoch.is_multiple_of(100) || epoch == cfg.epochs {
             eprintln!("epoch {epoch}: loss {l:.6}");
         }

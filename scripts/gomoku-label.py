@@ -12,9 +12,11 @@ Piskvork judge (Rapfi classical, say) with a fixed node count or a fixed turn ti
                  `examples/gomoku_policy_tune`, whose target is a line's last move).
 
 Positions are labelled in input order by --jobs judges side by side (one process each) and
-written in input order. A judge keeps its hash table from one position to the next (RESTART
-does not clear Rapfi's), so the labels, though repeatable, depend on --jobs. The run resumes: with --resume, the input lines already accounted
-for in --out's companion progress file (FILE.done, one count) are skipped.
+written in input order. RESTART does not clear Rapfi's hash table, so before each position the
+judge is told YXHASHCLEAR and its answer awaited: each label then depends on its position
+alone, whatever --jobs (--keep-hash skips this, for a judge that does not answer it). The run
+resumes: with --resume, the input lines already accounted for in --out's companion progress
+file (FILE.done, one count) are skipped.
 
     scripts/gomoku-label.py --judge /path/to/pbrain-rapfi --nodes 200000 --jobs 2 \\
         --out labelled.txt --policy policy.txt positions.txt
@@ -43,11 +45,12 @@ MOVE = re.compile(r"(\d+),(\d+)")
 class Judge(Engine):
     """One Piskvork engine process, answering one position at a time."""
 
-    def __init__(self, cmd, size, rule, nodes, turn_ms):
+    def __init__(self, cmd, size, rule, nodes, turn_ms, clear_hash):
         # Run in the binary's folder: Rapfi reads its config.toml and model files from there.
         folder = os.path.dirname(os.path.abspath(cmd[0])) if os.sep in cmd[0] else None
         super().__init__(cmd, cwd=folder)
         self.size, self.rule, self.nodes, self.turn_ms = size, rule, nodes, turn_ms
+        self.clear_hash = clear_hash
         self.send(f"START {size}")
         self.until(lambda line: line.strip() == "OK", 30)
 
@@ -55,6 +58,9 @@ class Judge(Engine):
         """The judge's (evaluation for the side to move or None, 'mate' flag, move 'x,y')."""
         self.send("RESTART")
         self.until(lambda line: line.strip() == "OK", 30)
+        if self.clear_hash:
+            self.send("YXHASHCLEAR")
+            self.until(lambda line: line.startswith("MESSAGE") and "cleared" in line, 30)
         self.send(f"INFO rule {self.rule}")
         self.send("INFO timeout_match 0")
         if self.nodes:
@@ -103,6 +109,8 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--policy")
     ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--keep-hash", action="store_true",
+                    help="do not clear the judge's hash table before each position")
     args = ap.parse_args()
 
     with open(args.positions, encoding="utf-8") as f:
@@ -137,7 +145,8 @@ def main():
                     size, rule, moves, _ = parsed
                     if (size, rule) not in judges:
                         judges[(size, rule)] = Judge(args.judge.split(), size, rule,
-                                                     args.nodes, args.turn_ms)
+                                                     args.nodes, args.turn_ms,
+                                                     not args.keep_hash)
                     answer = judges[(size, rule)].label(moves)
                 with lock:
                     results[index] = (parsed, answer)

@@ -1,8 +1,8 @@
 //! Static evaluation from the board's incremental line patterns and threat classes: for every
-//! candidate cell, one value for the pair of both sides' combined classes there and one per
-//! line for the pair of both sides' patterns on it (all from the side to move's view: it
-//! plays first), then values for how many three and four points each side has, and a tempo
-//! bonus. Integers only.
+//! candidate cell, one value for the pair of both sides' combined classes there, one per
+//! line for the pair of both sides' patterns on it and one per side for its four patterns
+//! together (all from the side to move's view: it plays first), then values for how many
+//! three and four points each side has, and a tempo bonus. Integers only.
 //!
 //! One walk, [`evaluation_terms`], names every term by its feature index ([`features`]) to a
 //! [`Sink`]: the search's sink here adds the weights, the tuner's ([`super::trace`]) counts the
@@ -84,7 +84,8 @@ pub trait Sink {
 }
 
 /// Calls `sink` once for every term of the evaluation of `pos`: each candidate cell's class
-/// pair and the pattern pairs of its four lines, the point counts, the tempo.
+/// pair, the pattern pairs of its four lines and each side's pattern combination, the point
+/// counts, the tempo.
 #[inline(always)]
 pub fn evaluation_terms<S: Sink>(pos: &Pos, sink: &mut S) {
     let us = pos.us();
@@ -102,6 +103,8 @@ pub fn evaluation_terms<S: Sink>(pos: &Pos, sink: &mut S) {
                 ((wt >> (4 * d)) & 15) as usize,
             ));
         }
+        sink.feature(features::pcode(0, features::pattern_combination(wo)));
+        sink.feature(features::pcode(1, features::pattern_combination(wt)));
     });
     for (kind, column) in count_cells(board, us) {
         sink.feature(features::count(kind, column));

@@ -44,6 +44,12 @@ fn current_terms(paired: &PairedTerms, board: &Board, cell: Cell) -> [i32; 2] {
     let classes = Color::BOTH.map(|c| board.threat(cell, c));
     let [wb, ww] = Color::BOTH.map(|c| line_word(board, cell, c, classes[c.index() & 1]));
     let mut v = paired.cell[classes[0] as usize % CLASSES][classes[1] as usize % CLASSES];
+    if paired.pcode_active {
+        let pb = paired.pcode[0][features::pattern_combination(wb)];
+        let pw = paired.pcode[1][features::pattern_combination(ww)];
+        v[0] += pb[0] + pw[0];
+        v[1] += pb[1] + pw[1];
+    }
     for d in 0..4 {
         let l = paired.line[((wb >> (4 * d)) & 15) as usize][((ww >> (4 * d)) & 15) as usize];
         v[0] += l[0];
@@ -88,7 +94,12 @@ const NO_BOUNDS: [u8; 4] = [u8::MAX, 0, u8::MAX, 0];
 impl Pos {
     /// The search position of `board`.
     pub fn new(board: &Board) -> Pos {
-        let rule = board.rule();
+        Pos::with_terms(board, features::paired(board.rule()))
+    }
+
+    /// The search position of `board` with the cell terms `paired` summed (the rule's own
+    /// in [`Pos::new`]; tests give others).
+    fn with_terms(board: &Board, paired: &'static PairedTerms) -> Pos {
         let mut pos = Pos {
             board: board.clone(),
             near: Box::new([0; CELLS]),
@@ -97,7 +108,7 @@ impl Pos {
             cell_terms: Box::new([[0; 2]; CELLS]),
             terms_log: Vec::with_capacity(64 * board.width() * board.height()),
             saved_sums: Vec::with_capacity(board.width() * board.height() + 1),
-            paired: features::paired(rule),
+            paired,
             seen: Box::new([0; CELLS]),
             stamp: 0,
             trials: 0,
@@ -423,6 +434,68 @@ pub(crate) mod tests {
             }
         }
         assert!(hot_seen > 1000, "only {hot_seen} hot cells compared");
+    }
+
+    /// Along random games under every rule, with random weights in every cell term (the
+    /// tables in use leave some at zero), the cell sums kept on every move equal a walk over
+    /// the candidate cells that adds the weights of their features (those before the point
+    /// counts), for either side to move.
+    #[test]
+    fn incremental_cell_terms_equal_a_walk_with_any_weights() {
+        use super::super::eval::features::{COUNT_BASE, FEATURES, pair_weights};
+        use super::super::eval::{Sink, evaluation_terms};
+        struct CellSum<'w>(&'w [i32; FEATURES], i32);
+        impl Sink for CellSum<'_> {
+            fn feature(&mut self, index: usize) {
+                if index < COUNT_BASE {
+                    self.1 += self.0[index];
+                }
+            }
+        }
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(36);
+        let mut random_weights = || {
+            let mut w = Box::new([0i32; FEATURES]);
+            w.iter_mut().for_each(|v| *v = rng.random_range(-500..500));
+            w
+        };
+        let (black, white) = (random_weights(), random_weights());
+        let terms: &'static PairedTerms = Box::leak(Box::new(pair_weights(&black, &white)));
+        let mut compared = 0usize;
+        for rule in ALL_RULES {
+            for game in 0..6 {
+                let start = test_game_start(rule, game);
+                let mut pos = Pos::with_terms(&start.board, terms);
+                let size = pos.board.width();
+                for _ in 0..size * size / 2 {
+                    let to_move = pos.us();
+                    for color in Color::BOTH {
+                        pos.board.set_side_to_move(color);
+                        let weights = if color == Color::Black {
+                            &black
+                        } else {
+                            &white
+                        };
+                        let mut walk = CellSum(weights, 0);
+                        evaluation_terms(&pos, &mut walk);
+                        if pos.board.stone_count() > 0 {
+                            assert_eq!(pos.cell_terms(color), walk.1, "{rule:?} {:?}", pos.board);
+                            compared += 1;
+                        }
+                    }
+                    pos.board.set_side_to_move(to_move);
+                    let mut cells = Vec::new();
+                    pos.for_each_candidate(|c| cells.push(c));
+                    if cells.is_empty() || pos.board.threat_count(pos.us(), Threat::Five) > 0 {
+                        break;
+                    }
+                    pos.play(cells[rng.random_range(0..cells.len())]);
+                    if rng.random_range(0..6) == 0 {
+                        pos.undo();
+                    }
+                }
+            }
+        }
+        assert!(compared > 1_000, "only {compared} positions compared");
     }
 
     /// Along random games under every rule, with undos on the way, the evaluation from the

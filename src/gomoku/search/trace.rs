@@ -10,8 +10,8 @@ use super::eval::{Sink, evaluation_terms, table_set};
 use super::pos::Pos;
 
 pub use super::eval::features::{
-    CELL_BASE, CLASSES, COUNT_BASE, COUNT_FEATURES, FEATURES, LINE_BASE, LINE_CODES, TABLE_SETS,
-    TEMPO_INDEX, TableSet, WEIGHTS, feature_name,
+    CELL_BASE, CLASSES, COUNT_BASE, COUNT_FEATURES, FEATURES, LINE_BASE, LINE_CODES, PCODE_BASE,
+    PCODES, TABLE_SETS, TEMPO_INDEX, TableSet, WEIGHTS, feature_name,
 };
 
 /// One table set's weights in feature order (a copy of its row of [`WEIGHTS`]).

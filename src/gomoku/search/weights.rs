@@ -21,6 +21,8 @@
 //! Indices are [`Pattern`](crate::gomoku::Pattern) and [`Threat`](crate::gomoku::Threat)
 //! discriminants.
 
+use super::eval::features::PCODES;
+
 /// Value of one line through a candidate cell for the side to move, by the side to move's
 /// pattern on it and the opponent's (`LINE[ours][theirs]`, indices are `Pattern`: Dead,
 /// Overline, B1, F1, B2, F2, F2A, F2B, B3, F3, F3S, B4, F4, F44, F5, and 15 for none: off
@@ -44,6 +46,14 @@ pub const LINE: [[i32; 16]; 16] = [
     [ 207,  207,  212,  211,  203,  196,  226,  202,  161,  183,  201,  149,  123,   82,    0,  207],
     [   0,    0,    5,    4,   -4,  -11,   19,   -5,  -46,  -24,   -6,  -58,  -84, -125, -207,    0],
 ];
+
+/// Value of a candidate cell by the combination of one side's four line patterns there
+/// (`PCODE[0]` the side to move's, `PCODE[1]` the opponent's; indices are
+/// `eval::features::pattern_combination` of the side's pattern word, the four
+/// [`LINE`] codes as a multiset). Not fitted yet: zero. A `const` read only at compile time
+/// (into `eval::features`' statics), never copied at run time.
+#[allow(clippy::large_const_arrays)]
+pub const PCODE: [[i32; PCODES]; 2] = [[0; PCODES]; 2];
 
 /// Extra value of a candidate cell for the side to move, by the side to move's combined
 /// class there and the opponent's (`CELL[ours][theirs]`, indices are `Threat`: None,
@@ -92,6 +102,9 @@ pub struct EvalTables {
     pub cell: [[i32; 14]; 14],
     /// Per line through a candidate cell, by both sides' patterns on it.
     pub line: [[i32; 16]; 16],
+    /// Per candidate cell, by the combination of the side to move's four line patterns
+    /// there (row 0) and of the opponent's (row 1).
+    pub pcode: [[i32; PCODES]; 2],
     /// By how many three and four points each side has.
     pub counts: [[i32; 6]; 4],
     /// For having the move.
@@ -102,6 +115,7 @@ pub struct EvalTables {
 pub const GENERAL: EvalTables = EvalTables {
     cell: CELL,
     line: LINE,
+    pcode: PCODE,
     counts: COUNTS,
     tempo: TEMPO,
 };
