@@ -243,13 +243,7 @@ fn render(set: TableSet, w: &[i32]) -> String {
     let indent = if general { "" } else { "    " };
     let open = |name: &str, field: &str, ty: &str| {
         if general {
-            // The combinations' table is large; it is read only at compile time.
-            let allow = if name == "PCODE" {
-                "#[allow(clippy::large_const_arrays)]\n"
-            } else {
-                ""
-            };
-            format!("{allow}#[rustfmt::skip]\npub const {name}: {ty} = [\n")
+            format!("#[rustfmt::skip]\npub const {name}: {ty} = [\n")
         } else {
             format!("    #[rustfmt::skip]\n    {field}: [\n")
         }
@@ -269,7 +263,10 @@ fn render(set: TableSet, w: &[i32]) -> String {
         text += &row(LINE_BASE + ours * LINE_CODES, LINE_CODES, 4, indent);
     }
     text += close;
-    // The combinations, 14 to a line.
+    // The combinations, 14 to a line. Their table is large and read only at compile time.
+    if general {
+        text += "#[allow(clippy::large_const_arrays)]\n";
+    }
     text += &open("PCODE", "pcode", "[[i32; PCODES]; 2]");
     for side in 0..2 {
         text += &format!("{indent}    [\n");

@@ -451,8 +451,7 @@ impl<'a> Worker<'a> {
             }
             self.pos.undo();
             if self.ctr.stopped {
-                self.move_lists[ply] = moves;
-                return 0;
+                break;
             }
             if !tactical {
                 quiets.push(mv);
@@ -462,6 +461,9 @@ impl<'a> Worker<'a> {
             }
         }
         self.move_lists[ply] = moves;
+        if self.ctr.stopped {
+            return 0;
+        }
         if moves_done == 0 {
             return node.alpha;
         }
