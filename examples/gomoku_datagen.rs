@@ -3,14 +3,17 @@
 //! the quiet positions with the game's result.
 //!
 //! usage: cargo run --release --example gomoku_datagen -- [--games N] [--nodes N]
-//!        [--rule R] [--size N] [--threads N] [--seed N] [--out FILE]
+//!        [--rule R] [--size N] [--threads N] [--seed N] [--out FILE] [--keep quiet|all]
 //!
 //! Output, one position per line: `size;rule;moves;result;score`, where `moves` are the
 //! stones from the empty board as `x,y` (black first), `result` is 1, 0.5 or 0 from black's
 //! point of view and `score` the search's score from black's point of view. A position is
 //! kept when neither side has a five or an open four to play, the search saw no forced
 //! win, and at least five stones are on the board: the evaluation is tuned on quiet
-//! positions, the threats are the search's business.
+//! positions, the threats are the search's business. `--keep all` keeps every position with
+//! at least five stones where the side to move has no five to play (the positions the
+//! search's evaluation meets, threats included), a found forced win or loss written as
+//! +-`MATE_SCORE`: for labelling by a judge engine (`scripts/gomoku-label.py`).
 
 use std::io::Write;
 use std::sync::Mutex;
@@ -30,7 +33,11 @@ struct Config {
     threads: usize,
     seed: u64,
     out: String,
+    keep_all: bool,
 }
+
+/// The score written for a position whose search found a forced win (negated for a loss).
+const MATE_SCORE: i32 = 20_000;
 
 fn parse_args() -> Result<Config, String> {
     let mut cfg = Config {
@@ -41,6 +48,7 @@ fn parse_args() -> Result<Config, String> {
         threads: 1,
         seed: 1,
         out: "gomoku-datagen.txt".to_string(),
+        keep_all: false,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -61,6 +69,13 @@ fn parse_args() -> Result<Config, String> {
             "--threads" => cfg.threads = number()?.max(1) as usize,
             "--seed" => cfg.seed = number()?,
             "--out" => cfg.out = value.clone(),
+            "--keep" => {
+                cfg.keep_all = match value.as_str() {
+                    "all" => true,
+                    "quiet" => false,
+                    other => return Err(format!("--keep takes quiet or all, not {other}")),
+                }
+            }
             other => return Err(format!("unknown argument {other}")),
         }
         i += 2;
@@ -68,7 +83,7 @@ fn parse_args() -> Result<Config, String> {
     Ok(cfg)
 }
 
-/// One game: its quiet positions (moves so far, score from black's view) and the result.
+/// One game: its kept positions (moves so far, score from black's view) and the result.
 fn play_game(cfg: &Config, seed: u64, searcher: &mut Searcher) -> (Vec<(String, i32)>, f64) {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut game = Game::new(cfg.size, cfg.size, cfg.rule).expect("a valid size");
@@ -103,8 +118,18 @@ fn play_game(cfg: &Config, seed: u64, searcher: &mut Searcher) -> (Vec<(String, 
             board.threat_count(color, Threat::Five) == 0
                 && board.threat_count(color, Threat::Flex4) == 0
         });
-        if let Score::Cp(cp) = out.score
-            && quiet
+        let score = match out.score {
+            Score::Cp(cp) => Some(cp),
+            Score::MatePlies(plies) if cfg.keep_all => Some(MATE_SCORE * plies.signum()),
+            Score::MatePlies(_) => None,
+        };
+        let wanted = if cfg.keep_all {
+            board.threat_count(side, Threat::Five) == 0
+        } else {
+            quiet
+        };
+        if let Some(cp) = score
+            && wanted
             && board.stone_count() >= 5
         {
             let from_black = if side == Color::Black { cp } else { -cp };

@@ -7,7 +7,9 @@ Piskvork judge (Rapfi classical, say) with a fixed node count or a fixed turn ti
 
   --out FILE     the same line with the score replaced by the judge's evaluation, from black's
                  point of view (for `examples/gomoku_tune`); positions where the judge
-                 announces a win or a loss, or prints no evaluation, are left out;
+                 announces a win or a loss are left out, or with --mate-score N written
+                 as +-N (the sign of the announced result); positions where it prints no
+                 evaluation are left out;
   --policy FILE  the position with the judge's move appended as its last move (for
                  `examples/gomoku_policy_tune`, whose target is a line's last move).
 
@@ -40,6 +42,8 @@ Engine = _OPENINGS["Engine"]
 EVAL_PATTERNS = _OPENINGS["EVAL_PATTERNS"]
 MATE = _OPENINGS["MATE_PATTERN"]
 MOVE = re.compile(r"(\d+),(\d+)")
+# The sign of an announced result: "Eval -M12" is a loss for the side to move.
+MATE_SIGN = re.compile(r"\b(?:ev|Eval)\s+([-+]?)M", re.I)
 
 
 class Judge(Engine):
@@ -55,7 +59,8 @@ class Judge(Engine):
         self.until(lambda line: line.strip() == "OK", 30)
 
     def label(self, moves):
-        """The judge's (evaluation for the side to move or None, 'mate' flag, move 'x,y')."""
+        """The judge's (evaluation for the side to move or None, mate: +1 for a win the
+        judge announces for the side to move, -1 for a loss, 0 for none, move 'x,y')."""
         self.send("RESTART")
         self.until(lambda line: line.strip() == "OK", 30)
         if self.clear_hash:
@@ -76,17 +81,18 @@ class Judge(Engine):
         lines = self.until(lambda line: MOVE.fullmatch(line.strip()) is not None, 600)
         # Rapfi can drop a command that arrives while its search thread winds down.
         time.sleep(0.02)
-        value, mate = None, False
+        value, mate = None, 0
         for line in lines[:-1]:
             if not line.startswith("MESSAGE"):
                 continue
             if MATE.search(line):
-                mate = True
+                sign = MATE_SIGN.search(line)
+                mate = -1 if sign and sign.group(1) == "-" else 1
             for pattern in EVAL_PATTERNS:
                 m = pattern.search(line)
                 if m:
                     value = int(m.group(1))
-                    mate = False
+                    mate = 0
         return value, mate, lines[-1].strip()
 
 
@@ -109,6 +115,8 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--policy")
     ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--mate-score", type=int, default=0,
+                    help="write announced wins and losses as +-N instead of leaving them out")
     ap.add_argument("--keep-hash", action="store_true",
                     help="do not clear the judge's hash table before each position")
     args = ap.parse_args()
@@ -179,7 +187,11 @@ def main():
             text = " ".join(f"{x},{y}" for x, y in moves)
             if mate:
                 mates += 1
-            elif value is not None:
+                if args.mate_score:
+                    value = mate * args.mate_score
+                else:
+                    value = None
+            if value is not None:
                 black = value if black_to_move else -value
                 out.write(f"{size};{rule};{text};{result};{black}\n")
                 kept += 1
