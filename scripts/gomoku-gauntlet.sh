@@ -18,12 +18,16 @@
 #   OPENINGS20   20x20 openings                         [data/gomoku/openings-20.txt]
 #   SEED         opening order seed                     [1]
 #   CONCURRENCY  games at the same time                 [number of cores]
+#   NODES        Qilin's nodes a move (INFO max_node; 0: none) [0]
+#   OPPONENT_NODES  the opponent's nodes a move (0: none) [0]
 #   OUT          output directory                       [gomoku-gauntlet-<time> under /tmp]
+# With node limits (and TURN high enough that they decide, say 5000) a match does not depend
+# on the machine's load: a screen for search and evaluation changes against the opponent.
 # Held-out openings (not in the repository) are what the strength targets are judged on: make
 # them with scripts/gomoku-balanced-openings.py and pass them as OPENINGS15 / OPENINGS20.
 set -euo pipefail
 usage() {
-    sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'
     exit "${1:-2}"
 }
 [[ ${1:-} == -h || ${1:-} == --help ]] && usage 0
@@ -44,12 +48,15 @@ run_match() {
     local -a openings=()
     [[ -n "${5:-}" ]] && openings=(--openings "$5")
     [[ -n "$only" && "$only" != "$name" ]] && return 0
-    echo "== $name: qilin vs $(basename "$opponent"), size $size, rule $rule, ${time_args[*]}" |
+    echo "== $name: qilin vs $(basename "$opponent"), size $size, rule $rule, ${time_args[*]}${NODES:+, qilin $NODES nodes}${OPPONENT_NODES:+, opponent $OPPONENT_NODES nodes}" |
         tee -a "$out/summary.txt"
+    local -a qilin_nodes=() opponent_nodes=()
+    [[ "${NODES:-0}" != 0 ]] && qilin_nodes=("option.max_node=$NODES")
+    [[ "${OPPONENT_NODES:-0}" != 0 ]] && opponent_nodes=("option.max_node=$OPPONENT_NODES")
     "$qilin" match "${common[@]}" --size "$size" --rule "$rule" "${openings[@]}" \
-        --engine name=qilin "cmd=$qilin" option.thread_num=1 \
+        --engine name=qilin "cmd=$qilin" option.thread_num=1 "${qilin_nodes[@]}" \
         --engine "name=$name-opponent" "cmd=$opponent" "dir=$(dirname "$opponent")" \
-        option.thread_num=1 \
+        option.thread_num=1 "${opponent_nodes[@]}" \
         --results "$out/$name.jsonl" --psq "$out/$name-psq" | tail -n 4 | tee -a "$out/summary.txt"
     python3 "$repo/scripts/match-time-used.py" "$out/$name.jsonl" | tee -a "$out/summary.txt"
 }
