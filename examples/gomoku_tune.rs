@@ -6,7 +6,7 @@
 //!
 //! usage: cargo run --release --example gomoku_tune -- --data FILE [--data FILE ...]
 //!        [--valid FILE ...] [--epochs N] [--lambda L] [--rate R] [--l2 X] [--score-k K|fit]
-//!        [--pcode fit|keep] [--out FILE]
+//!        [--pcode fit|keep] [--hold-mean H] [--out FILE]
 //!
 //! `--valid` files are held out: their loss is reported before and after the fit.
 //! Data lines are `size;rule;moves;result;score` as written by `gomoku_datagen` (result and
@@ -18,8 +18,12 @@
 //! fits K to the results (the scale at which the scores best predict them). The logistic
 //! scale is fitted once to the starting weights and then held, so the fitted weights keep its
 //! units (which the search's margins assume). `--pcode keep` leaves the pattern-combination
-//! weights (`PCODE`) as they are and fits the other tables alone. The result is printed as
-//! the evaluation tables of `src/gomoku/search/weights.rs` (to `--out`, default stdout).
+//! weights (`PCODE`) as they are and fits the other tables alone. `--hold-mean H` adds
+//! `H * ((mean - start) / 100)^2` for each table set's mean evaluation over the data (side to
+//! move's view), holding it near where it started: the fits of session 52 moved it down by
+//! 100 to 140 and lost less with it put back (`docs/gomoku-experiments.md`). The result is
+//! printed as the evaluation tables of `src/gomoku/search/weights.rs` (to `--out`, default
+//! stdout).
 //!
 //! Each position is weighted with its table set (`TableSet`: renju with black to move, renju
 //! with white to move, every other rule), and all sets are fitted together; only the sets the
@@ -53,6 +57,9 @@ struct Config {
     score_k: Option<Option<f64>>,
     /// Leave the `PCODE` weights as they are (fit the other tables alone).
     freeze_pcode: bool,
+    /// Weight of the penalty `hold_mean * ((mean - start mean) / 100)^2` that holds each table
+    /// set's mean evaluation (side to move's view) over the data near its starting value.
+    hold_mean: f64,
     out: Option<String>,
 }
 
@@ -65,6 +72,7 @@ fn parse_args() -> Result<Config, String> {
         rate: 0.5,
         l2: 0.0,
         score_k: None,
+        hold_mean: 0.0,
         freeze_pcode: false,
         out: None,
     };
@@ -77,6 +85,7 @@ fn parse_args() -> Result<Config, String> {
             "--lambda" => cfg.lambda = number()?.clamp(0.0, 1.0),
             "--rate" => cfg.rate = number()?,
             "--l2" => cfg.l2 = number()?.max(0.0),
+            "--hold-mean" => cfg.hold_mean = number()?.max(0.0),
             "--score-k" if value == "fit" => cfg.score_k = Some(None),
             "--score-k" => {
                 let k = number()?;
@@ -157,6 +166,62 @@ fn sigmoid(x: f64, k: f64) -> f64 {
 
 fn evaluate(sample: &Sample, w: &[f64]) -> f64 {
     sample.counts.iter().map(|&(i, c)| c * w[i as usize]).sum()
+}
+
+/// The mean and the standard deviation of the evaluation (side to move's view) over `data`:
+/// a fit that moves either far changes what the search's margins, set in the old units,
+/// mean.
+fn spread(data: &[Sample], w: &[f64]) -> (f64, f64) {
+    let n = data.len().max(1) as f64;
+    let mean = data.iter().map(|s| evaluate(s, w)).sum::<f64>() / n;
+    let var = data
+        .iter()
+        .map(|s| (evaluate(s, w) - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    (mean, var.sqrt())
+}
+
+/// Each table set's mean evaluation (side to move's view) over its positions in `data`.
+fn set_means(data: &[Sample], w: &[f64]) -> [f64; TABLE_SETS] {
+    let mut sums = [0.0; TABLE_SETS];
+    let mut counts = [0usize; TABLE_SETS];
+    for s in data {
+        sums[s.set.index()] += evaluate(s, w);
+        counts[s.set.index()] += 1;
+    }
+    std::array::from_fn(|i| sums[i] / counts[i].max(1) as f64)
+}
+
+/// Adds `weight * ((mean - start) / 100)^2` for each table set's mean evaluation over its
+/// positions in `data` to the loss, and its gradient (a weight's share of a set's mean is
+/// its mean count there).
+fn hold(
+    weight: f64,
+    data: &[Sample],
+    w: &[f64],
+    start: &[f64; TABLE_SETS],
+    loss: &mut f64,
+    grad: &mut [f64],
+) {
+    if weight == 0.0 {
+        return;
+    }
+    let now = set_means(data, w);
+    let mut per_set = [0usize; TABLE_SETS];
+    for s in data {
+        per_set[s.set.index()] += 1;
+    }
+    for (&m, &m0) in now.iter().zip(start) {
+        *loss += weight * ((m - m0) / 100.0).powi(2);
+    }
+    for s in data {
+        let i = s.set.index();
+        let d = weight * 2.0 * (now[i] - start[i]) / 10_000.0 / per_set[i].max(1) as f64;
+        for &(j, c) in &s.counts {
+            grad[j as usize] += d * c;
+        }
+    }
 }
 
 /// Mean squared error against the labels, and its gradient.
@@ -330,9 +395,11 @@ fn main() {
     };
     report_valid(&w, "before");
     let mut adam = tuning::Adam::new(ALL_WEIGHTS, cfg.rate);
+    let start_means = set_means(&data, &w);
     for epoch in 1..=cfg.epochs {
         let (mut l, mut g) = loss(&data, &w, k, cfg.lambda);
         regularise(cfg.l2, &w, &start_f, &mut l, &mut g);
+        hold(cfg.hold_mean, &data, &w, &start_means, &mut l, &mut g);
         adam.step(&mut w, &g, |i| frozen(i, cfg.freeze_pcode));
         if epoch.is_multiple_of(100) || epoch == cfg.epochs {
             eprintln!("epoch {epoch}: loss {l:.6}");
@@ -341,6 +408,10 @@ fn main() {
     let (last, _) = loss(&data, &w, k, cfg.lambda);
     eprintln!("final loss {last:.6} (initial {initial:.6})");
     report_valid(&w, "after");
+    for (when, weights) in [("before", &start_f), ("after", &w)] {
+        let (mean, sd) = spread(&data, weights);
+        eprintln!("evaluation {when}: mean {mean:.1}, standard deviation {sd:.1} (side to move)");
+    }
     let rounded: Vec<i32> = w.iter().map(|x| x.round() as i32).collect();
     let mut text = String::new();
     for set in TableSet::ALL {
