@@ -20,10 +20,11 @@
 //! units (which the search's margins assume). `--pcode keep` leaves the pattern-combination
 //! weights (`PCODE`) as they are and fits the other tables alone. `--hold-mean H` adds
 //! `H * ((mean - start) / 100)^2` for each table set's mean evaluation over the data (side to
-//! move's view), holding it near where it started: the fits of session 52 moved it down by
-//! 100 to 140 and lost less with it put back (`docs/gomoku-experiments.md`). The result is
-//! printed as the evaluation tables of `src/gomoku/search/weights.rs` (to `--out`, default
-//! stdout).
+//! move's view), holding it near where it started (the fits of session 52 moved it down by
+//! 100 to 140; put back by hand through `TEMPO` they lost less, held by this penalty they did
+//! not: `docs/gomoku-experiments.md`). The mean and spread of the evaluation are printed
+//! before and after the fit. The result is printed as the evaluation tables of
+//! `src/gomoku/search/weights.rs` (to `--out`, default stdout).
 //!
 //! Each position is weighted with its table set (`TableSet`: renju with black to move, renju
 //! with white to move, every other rule), and all sets are fitted together; only the sets the
@@ -169,8 +170,7 @@ fn evaluate(sample: &Sample, w: &[f64]) -> f64 {
 }
 
 /// The mean and the standard deviation of the evaluation (side to move's view) over `data`:
-/// a fit that moves either far changes what the search's margins, set in the old units,
-/// mean.
+/// the balance and the scale that the search's margins were set for.
 fn spread(data: &[Sample], w: &[f64]) -> (f64, f64) {
     let n = data.len().max(1) as f64;
     let mean = data.iter().map(|s| evaluate(s, w)).sum::<f64>() / n;
@@ -209,9 +209,7 @@ fn hold(
     }
     let now = set_means(data, w);
     let mut per_set = [0usize; TABLE_SETS];
-    for s in data {
-        per_set[s.set.index()] += 1;
-    }
+    data.iter().for_each(|s| per_set[s.set.index()] += 1);
     for (&m, &m0) in now.iter().zip(start) {
         *loss += weight * ((m - m0) / 100.0).powi(2);
     }
