@@ -21,9 +21,8 @@
 //! weights (`PCODE`) as they are and fits the other tables alone. `--hold-mean H` adds
 //! `H * ((mean - start) / 100)^2` for each table set's mean evaluation over the data (side to
 //! move's view), holding it near where it started (the fits of session 52 moved it down by
-//! 100 to 140; put back by hand through `TEMPO` they lost less, held by this penalty they did
-//! not: `docs/gomoku-experiments.md`). The mean and spread of the evaluation are printed
-//! before and after the fit. The result is printed as the evaluation tables of
+//! 100 to 140 and lost; held, they lost less in self-play: `docs/gomoku-experiments.md`).
+//! The mean and spread of the evaluation are printed before and after the fit. The result is printed as the evaluation tables of
 //! `src/gomoku/search/weights.rs` (to `--out`, default stdout).
 //!
 //! Each position is weighted with its table set (`TableSet`: renju with black to move, renju
