@@ -181,15 +181,19 @@ fn spread(data: &[Sample], w: &[f64]) -> (f64, f64) {
     (mean, var.sqrt())
 }
 
-/// Each table set's mean evaluation (side to move's view) over its positions in `data`.
-fn set_means(data: &[Sample], w: &[f64]) -> [f64; TABLE_SETS] {
+/// Each table set's mean evaluation (side to move's view) over its positions in `data`, and
+/// how many positions it has there.
+fn set_means(data: &[Sample], w: &[f64]) -> ([f64; TABLE_SETS], [usize; TABLE_SETS]) {
     let mut sums = [0.0; TABLE_SETS];
     let mut counts = [0usize; TABLE_SETS];
     for s in data {
         sums[s.set.index()] += evaluate(s, w);
         counts[s.set.index()] += 1;
     }
-    std::array::from_fn(|i| sums[i] / counts[i].max(1) as f64)
+    (
+        std::array::from_fn(|i| sums[i] / counts[i].max(1) as f64),
+        counts,
+    )
 }
 
 /// Adds `weight * ((mean - start) / 100)^2` for each table set's mean evaluation over its
@@ -206,9 +210,7 @@ fn hold(
     if weight == 0.0 {
         return;
     }
-    let now = set_means(data, w);
-    let mut per_set = [0usize; TABLE_SETS];
-    data.iter().for_each(|s| per_set[s.set.index()] += 1);
+    let (now, per_set) = set_means(data, w);
     for (&m, &m0) in now.iter().zip(start) {
         *loss += weight * ((m - m0) / 100.0).powi(2);
     }
@@ -392,7 +394,7 @@ fn main() {
     };
     report_valid(&w, "before");
     let mut adam = tuning::Adam::new(ALL_WEIGHTS, cfg.rate);
-    let start_means = set_means(&data, &w);
+    let (start_means, _) = set_means(&data, &w);
     for epoch in 1..=cfg.epochs {
         let (mut l, mut g) = loss(&data, &w, k, cfg.lambda);
         regularise(cfg.l2, &w, &start_f, &mut l, &mut g);
